@@ -1,0 +1,5 @@
+"""`python -m layering` is `layering`."""
+
+from layering.cli import run
+
+run()

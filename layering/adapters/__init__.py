@@ -1,0 +1,1 @@
+"""Adapters: the file system, grimp, import-linter and child interpreters, behind small functions."""

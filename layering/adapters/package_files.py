@@ -1,0 +1,92 @@
+"""Find the files of the root packages on the source roots, the way grimp finds them."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PackageFiles:
+    """The modules of the root packages, each with its source file, and where each root was found."""
+
+    files: dict[str, str]
+    roots: dict[str, str]
+    namespace_packages: frozenset[str]
+
+    @property
+    def modules(self) -> frozenset[str]:
+        return frozenset(self.files) | self.namespace_packages
+
+
+class PackageNotFound(Exception):
+    def __init__(self, package: str, searched: tuple[str, ...]) -> None:
+        super().__init__(package)
+        self.package = package
+        self.searched = searched
+
+
+def find_package_files(root_packages: tuple[str, ...], source_roots: tuple[str, ...]) -> PackageFiles:
+    """Map every module of each root package to its file.
+
+    A directory without `__init__.py` below a regular package is not part of it (as in
+    grimp); one at the root, or below another such directory, is a namespace package. Symlinked
+    directories are followed once: a link back into the tree is not walked again.
+    """
+    files: dict[str, str] = {}
+    roots: dict[str, str] = {}
+    namespaces: set[str] = set()
+    for package in root_packages:
+        location = _locate(package, source_roots)
+        if location is None:
+            raise PackageNotFound(package, source_roots)
+        roots[package] = location
+        if location.endswith(".py"):
+            files[package] = location
+            continue
+        _walk_package(package, location, files, namespaces)
+    return PackageFiles(files=files, roots=roots, namespace_packages=frozenset(namespaces))
+
+
+def _locate(package: str, source_roots: tuple[str, ...]) -> str | None:
+    parts = package.split(".")
+    for root in source_roots:
+        directory = os.path.join(root, *parts)
+        if os.path.isdir(directory):
+            return directory
+        module_file = directory + ".py"
+        if os.path.isfile(module_file):
+            return module_file
+    return None
+
+
+def _walk_package(package: str, directory: str, files: dict[str, str], namespaces: set[str]) -> None:
+    seen: set[tuple[int, int]] = set()
+    stack = [(package, directory, True)]
+    while stack:
+        name, path, may_be_namespace = stack.pop()
+        try:
+            status = os.stat(path)
+            entries = sorted(os.scandir(path), key=lambda e: e.name)
+        except OSError:
+            continue
+        key = (status.st_dev, status.st_ino)
+        if key in seen:
+            continue
+        seen.add(key)
+        has_init = any(e.name == "__init__.py" and e.is_file() for e in entries)
+        if not has_init and not may_be_namespace:
+            continue
+        if has_init:
+            files[name] = os.path.join(path, "__init__.py")
+        else:
+            namespaces.add(name)
+        for entry in entries:
+            stem = entry.name
+            if entry.is_dir():
+                if stem.isidentifier():
+                    stack.append((f"{name}.{stem}", entry.path, not has_init))
+            elif stem.endswith(".py") and stem != "__init__.py" and not stem.startswith("."):
+                base = stem[:-3]
+                if base.isidentifier() and "." not in base:
+                    files[f"{name}.{base}"] = entry.path

@@ -1,0 +1,27 @@
+"""The Python API for hand-written tests: `layering.check(...)`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from layering.domain.results import RunReport
+from layering.engine.run import ProbeSelection, check_settings, locate_settings
+
+
+def check(
+    config: str | None = None,
+    *,
+    contracts: Sequence[str] = (),
+    probes: bool = True,
+    use_cache: bool = True,
+    jobs: int | None = None,
+    start: str = ".",
+) -> RunReport:
+    """Check the contracts of `config` (found from `start` upwards when None).
+
+    `contracts` limits the run to those ids; `probes=False` skips probe contracts. Raises
+    `layering.ConfigError` when the run cannot be made; `report.exit_code` is the CLI's.
+    """
+    settings = locate_settings(config, start)
+    selection = ProbeSelection.ALL if probes else ProbeSelection.STATIC
+    return check_settings(settings, contracts, selection, use_cache=use_cache, jobs=jobs)

@@ -1,0 +1,85 @@
+"""`layering check`: the command-line front door. Parses arguments, runs the engine, prints.
+
+Exit codes: 0 every contract kept, 1 a contract broken, 2 the run could not be made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from layering import __version__
+
+FORMATS = ("text",)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="layering", description="Import-layering contract linter.")
+    parser.add_argument("--version", action="version", version=f"layering {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    check = commands.add_parser("check", help="check the contracts", description="Check the contracts of contracts.toml or [tool.layering].")
+    check.add_argument("--config", metavar="PATH", help="the configuration file (default: contracts.toml or pyproject.toml found from here upwards)")
+    check.add_argument("--contract", metavar="ID", action="append", default=[], help="check only this contract (repeatable)")
+    probes = check.add_mutually_exclusive_group()
+    probes.add_argument("--no-probe", action="store_true", help="skip probe contracts (a fast, static-only run)")
+    probes.add_argument("--probe-only", action="store_true", help="run only probe contracts")
+    check.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
+    check.add_argument("--no-cache", action="store_true", help="build the import graph without reading or writing the cache")
+    check.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
+    check.add_argument("filenames", nargs="*", help=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = _parser().parse_args(argv)
+    if arguments.command != "check":
+        _parser().print_help()
+        return 2
+    try:
+        return _check(arguments)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _check(arguments: argparse.Namespace) -> int:
+    from layering.domain.errors import ConfigError
+    from layering.engine.run import ProbeSelection, check_settings, locate_settings
+    from layering.reporting import text
+
+    selection = ProbeSelection.ALL
+    if arguments.no_probe:
+        selection = ProbeSelection.STATIC
+    elif arguments.probe_only:
+        selection = ProbeSelection.PROBES
+    if arguments.jobs is not None and arguments.jobs < 1:
+        sys.stderr.write("layering: error: --jobs takes a number of 1 or more\n")
+        return 2
+    progress = _progress_line if sys.stderr.isatty() else None
+    try:
+        settings = locate_settings(arguments.config)
+        report = check_settings(settings, arguments.contract, selection, use_cache=not arguments.no_cache, jobs=arguments.jobs, progress=progress)
+    except ConfigError as error:
+        sys.stderr.write(text.render_error(error))
+        return 2
+    if progress:
+        sys.stderr.write("\r\x1b[K")
+    colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    sys.stdout.write(text.render(report, colour=colour))
+    sys.stdout.flush()
+    return report.exit_code
+
+
+def _progress_line(done: int, total: int) -> None:
+    sys.stderr.write(f"\rprobes: {done}/{total}")
+    sys.stderr.flush()
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

@@ -1,0 +1,319 @@
+"""What every contract type shares: declared options, allowances, expectations, the verdict.
+
+A contract type is one class in its own module with a docstring that lists its options and
+shows a config example; it declares its options as `Option`s and implements `evaluate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from layering.domain.allowances import Allowance, unused
+from layering.domain.errors import Problem, did_you_mean
+from layering.domain.patterns import ModulePattern, is_dotted_name
+from layering.domain.results import ContractResult, ItemResult, Verdict, Violation
+
+if TYPE_CHECKING:
+    from layering.engine.config import ContractSpec, Settings
+    from layering.engine.evidence import Evidence
+
+COMMON_OPTIONS = ("id", "name", "type", "expect")
+
+STALE_ALLOWANCE = "LY030"
+UNEXPECTEDLY_KEPT = "LY031"
+
+
+class OptionError(ValueError):
+    """An option's value is not what the option takes."""
+
+
+def _string(value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise OptionError(f"expected a non-empty string, got {value!r}")
+    return value
+
+
+def _boolean(value: Any) -> bool:
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    if not isinstance(value, bool):
+        raise OptionError(f"expected true or false, got {value!r}")
+    return value
+
+
+def _seconds(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise OptionError(f"expected a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise OptionError(f"expected a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _pattern(value: Any) -> ModulePattern:
+    try:
+        return ModulePattern.parse(_string(value))
+    except ValueError as error:
+        raise OptionError(str(error)) from None
+
+
+def _patterns(value: Any) -> tuple[ModulePattern, ...]:
+    patterns = tuple(_pattern(v) for v in _strings(value))
+    if not patterns:
+        raise OptionError("expected at least one module")
+    return patterns
+
+
+def _module_names(value: Any) -> tuple[str, ...]:
+    names = _strings(value)
+    for name in names:
+        if not is_dotted_name(name):
+            raise OptionError(f"{name!r} is not a dotted module name")
+    return names
+
+
+def parse_allowance(value: Any, importer_required: bool) -> Allowance:
+    """`"importer -> module"`, `"module"` (when the contract names its importers), or a table
+    `{ importer = "...", module = "...", names = [...] }`."""
+    if isinstance(value, str):
+        importer_text, arrow, module_text = value.partition("->")
+        if not arrow:
+            importer_text, module_text = "", value
+        importer_text, module_text = importer_text.strip(), module_text.strip()
+        if not importer_text and importer_required:
+            raise OptionError(f"{value!r}: write 'importer -> module'")
+        return Allowance(
+            module=_pattern(module_text),
+            importer=_pattern(importer_text) if importer_text else None,
+        )
+    if isinstance(value, dict):
+        unknown = sorted(set(value) - {"importer", "module", "names"})
+        if unknown:
+            raise OptionError(f"unknown key {unknown[0]!r} in an allowance (keys: importer, module, names)")
+        if "module" not in value:
+            raise OptionError("an allowance table needs 'module'")
+        if importer_required and "importer" not in value:
+            raise OptionError("an allowance table here needs 'importer'")
+        names = None
+        if "names" in value:
+            names = _strings(value["names"])
+            if not names:
+                raise OptionError("'names' must list at least one name (or leave it out)")
+            for name in names:
+                if not name.isidentifier() and name != "*":
+                    raise OptionError(f"{name!r} is not a name")
+        return Allowance(
+            module=_pattern(value["module"]),
+            importer=_pattern(value["importer"]) if "importer" in value else None,
+            names=names,
+        )
+    raise OptionError(f"an allowance is a string or a table, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A declared option: how to read it, whether it is required, its default, what it means."""
+
+    parse: Callable[[Any], Any]
+    help: str
+    required: bool = False
+    default: Any = None
+
+
+def option(kind: str, help: str, *, required: bool = False, default: Any = None) -> Option:
+    readers: dict[str, Callable[[Any], Any]] = {
+        "string": _string,
+        "boolean": _boolean,
+        "seconds": _seconds,
+        "strings": _strings,
+        "pattern": _pattern,
+        "patterns": _patterns,
+        "modules": _module_names,
+        "raw": lambda v: v,
+    }
+    return Option(readers[kind], help, required, default)
+
+
+class Contract:
+    """Base class of every contract type.
+
+    Subclasses set `type_name`, declare `options`, and implement `evaluate`, which returns
+    the violations found; the base class turns them into a verdict, adds a finding for each
+    allowance that excused nothing (allowances only shrink), and applies `expect = "broken"`.
+    """
+
+    type_name: ClassVar[str]
+    options: ClassVar[dict[str, Option]] = {}
+    allowance_needs_importer: ClassVar[bool] = True
+
+    def __init__(self, spec: "ContractSpec", settings: "Settings") -> None:
+        self.spec = spec
+        self.settings = settings
+        self.values: dict[str, Any] = {}
+        self.allowances: tuple[Allowance, ...] = ()
+        self.problems: list[Problem] = []
+        raw = spec.options
+        self.name = raw.get("name") if isinstance(raw.get("name"), str) else f"{self.type_name} #{spec.index + 1}"
+        self.contract_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
+        self._read_options(raw)
+
+    @property
+    def key(self) -> str:
+        """The id that `--contract` and test node ids use: the `id`, else the name."""
+        return self.contract_id or self.name
+
+    @property
+    def expects_broken(self) -> bool:
+        return self.spec.options.get("expect") == "broken"
+
+    def problem(self, option: str, message: str, hint: str = "") -> None:
+        self.problems.append(Problem(self.settings.path, self.spec.line_of(option), message, hint=hint))
+
+    def _read_options(self, raw: dict[str, Any]) -> None:
+        known = set(self.options) | set(COMMON_OPTIONS)
+        for key in sorted(set(raw) - known):
+            self.problem(
+                key,
+                f"contract '{self.name}': unrecognized option '{key}'.{did_you_mean(key, known)}",
+                hint=f"options of '{self.type_name}': " + ", ".join(sorted(known)),
+            )
+        if "expect" in raw and raw["expect"] != "broken":
+            self.problem("expect", f"contract '{self.name}': expect takes only \"broken\", got {raw['expect']!r}")
+        for key in ("id", "name"):
+            if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
+                self.problem(key, f"contract #{self.spec.index + 1}: '{key}' must be a non-empty string")
+        for key, declared in self.options.items():
+            if key not in raw:
+                if declared.required:
+                    self.problem(
+                        "type",
+                        f"contract '{self.name}': missing required option '{key}' ({declared.help})",
+                    )
+                else:
+                    self.values[key] = declared.default
+                continue
+            try:
+                self.values[key] = declared.parse(raw[key])
+            except OptionError as error:
+                self.problem(key, f"contract '{self.name}', option '{key}': {error}")
+        if "allow" in self.options and "allow" in raw:
+            self.allowances = self._read_allowances(raw["allow"])
+
+    def _read_allowances(self, raw: Any) -> tuple[Allowance, ...]:
+        if not isinstance(raw, list):
+            raw = [raw]
+        line = self.spec.line_of("allow")
+        allowances = []
+        for entry in raw:
+            try:
+                allowance = parse_allowance(entry, self.allowance_needs_importer)
+            except OptionError as error:
+                self.problem("allow", f"contract '{self.name}', option 'allow': {error}")
+                continue
+            allowances.append(
+                Allowance(allowance.module, allowance.importer, allowance.names, line)
+            )
+        return tuple(allowances)
+
+    def validate(self, evidence: "Evidence") -> None:
+        """Check the options against the evidence (patterns that match nothing); add problems."""
+
+    def notes(self) -> tuple[str, ...]:
+        """Text shown under a broken contract's violations (guidance, a tool's own report)."""
+        return ()
+
+    def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+        """The violations, adding to `used` each allowance that excused an import."""
+        raise NotImplementedError
+
+    def require_matches(self, evidence: "Evidence", option: str, patterns: "tuple[ModulePattern, ...]", *, external_ok: bool = False) -> None:
+        """A pattern that matches no module makes a contract that cannot fail: an error."""
+        for pattern in patterns:
+            if evidence.matches_anything(pattern, external_ok=external_ok):
+                continue
+            where = "the graph of " + ", ".join(self.settings.root_packages)
+            if external_ok:
+                where += ", nor an installed package"
+            self.problem(
+                option,
+                f"contract '{self.name}': '{pattern}' in '{option}' matches no module in {where}",
+                hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
+            )
+
+    def result(self, violations: list[Violation], used: set[Allowance], notes: tuple[str, ...] = ()) -> ContractResult:
+        """Turn findings into a verdict: stale allowances break; `expect = "broken"` inverts."""
+        findings = sorted(set(violations))
+        stale = [self.stale_allowance(a) for a in unused(self.allowances, used)]
+        return self.verdict(findings, stale, notes)
+
+    def stale_allowance(self, allowance: Allowance) -> Violation:
+        return Violation(
+            path=self.settings.display_path(self.settings.path),
+            line=allowance.line or self.spec.line,
+            code=STALE_ALLOWANCE,
+            message=f"allowance '{allowance.describe()}' matches no import: remove it (allowances only shrink)",
+        )
+
+    def verdict(self, findings: list[Violation], stale: list[Violation], notes: tuple[str, ...] = (), items: tuple[ItemResult, ...] = ()) -> ContractResult:
+        if self.expects_broken:
+            if findings:
+                verdict = Verdict.EXPECTED_BROKEN
+            else:
+                verdict = Verdict.UNEXPECTEDLY_KEPT
+                findings = [
+                    Violation(
+                        path=self.settings.display_path(self.settings.path),
+                        line=self.spec.line_of("expect"),
+                        code=UNEXPECTEDLY_KEPT,
+                        message='contract is kept but says expect = "broken": remove the expectation',
+                    )
+                ]
+            if stale:
+                verdict = Verdict.BROKEN
+        else:
+            verdict = Verdict.BROKEN if findings or stale else Verdict.KEPT
+        return ContractResult(
+            contract_id=self.key,
+            name=self.name,
+            type_name=self.type_name,
+            verdict=verdict,
+            violations=tuple(sorted(findings)) + tuple(stale),
+            notes=notes,
+            source_path=self.settings.path,
+            source_line=self.spec.line,
+            items=items,
+        )
+
+    def error(self, message: str, violations: tuple[Violation, ...] = ()) -> ContractResult:
+        """A contract that could not be decided: never reported as kept."""
+        return ContractResult(
+            contract_id=self.key,
+            name=self.name,
+            type_name=self.type_name,
+            verdict=Verdict.ERROR,
+            violations=violations,
+            notes=(message,),
+            source_path=self.settings.path,
+            source_line=self.spec.line,
+        )
+
+
+def fact_violation(fact: "Any", code: str, message: str | None = None) -> Violation:
+    """A violation pointing at the line of one imported name."""
+    return Violation(
+        path=fact.path,
+        line=fact.line,
+        code=code,
+        message=message or fact.describe(),
+        importer=fact.importer,
+        imported=fact.imported,
+        names=(fact.name,) if fact.name else (),
+        qualifiers=fact.qualifiers(),
+    )

@@ -1,0 +1,72 @@
+"""`contained`: each matched package imports nothing of an enclosing package outside itself."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from layering.contracts._common import Contract, fact_violation, option
+from layering.domain.allowances import Allowance
+from layering.domain.patterns import is_within
+from layering.domain.results import Violation
+
+if TYPE_CHECKING:
+    from layering.engine.evidence import Evidence
+
+CONTAINED_IMPORT = "LY004"
+
+
+class ContainedContract(Contract):
+    """Every package matched by `packages` imports nothing of `within` that lies outside itself.
+
+    Each import is read as `<module>.<name>`: inside an endpoint package,
+    `from tensorrt_llm.serve import api` is a violation (it names `tensorrt_llm.serve.api`),
+    while `from tensorrt_llm.serve.api.ops import system` inside `ops/system` is not.
+
+    Options:
+        packages: a pattern naming the contained packages, e.g. "pkg.api.*.*".
+        within:   the enclosing package, e.g. "pkg.api".
+        allow:    allowances (`"importer -> module"` or tables with `importer`, `module`,
+                  `names`); `importer` may be left out to excuse any contained package.
+
+    Example:
+        [[contracts]]
+        name = "endpoint packages are independent"
+        type = "contained"
+        packages = "tensorrt_llm.serve.api.*.*"
+        within = "tensorrt_llm.serve.api"
+    """
+
+    type_name = "contained"
+    allowance_needs_importer = False
+    options = {
+        "packages": option("pattern", "the contained packages", required=True),
+        "within": option("pattern", "the enclosing package", required=True),
+        "allow": option("raw", "imports excused", default=[]),
+    }
+
+    def validate(self, evidence: "Evidence") -> None:
+        if "packages" in self.values and "within" in self.values:
+            self.require_matches(evidence, "packages", (self.values["packages"],))
+            self.require_matches(evidence, "within", (self.values["within"],))
+
+    def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+        within = evidence.expand(self.values["within"])
+        violations = []
+        for package in evidence.expand(self.values["packages"]):
+            for module in [package, *evidence.descendants(package)]:
+                for fact in evidence.facts_of(module):
+                    target = fact.dotted
+                    if not any(is_within(target, w) for w in within) or is_within(target, package):
+                        continue
+                    excusing = [a for a in self.allowances if a.excuses(fact)]
+                    if excusing:
+                        used.update(excusing)
+                        continue
+                    violations.append(
+                        fact_violation(
+                            fact,
+                            CONTAINED_IMPORT,
+                            f"{fact.importer} imports {target}, outside its package {package}",
+                        )
+                    )
+        return violations

@@ -1,0 +1,49 @@
+"""Allowances: known exceptions to a contract, at module or name level, that may only shrink."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from layering.domain.facts import ImportFact
+from layering.domain.patterns import ModulePattern
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """Excuses the imports of `module` by `importer` (any importer the contract names when None).
+
+    With `names`, only `from <module> import <name>` of those names is excused: an import of any
+    other name, or of the module itself, is still a violation.
+    """
+
+    module: ModulePattern
+    importer: ModulePattern | None = None
+    names: tuple[str, ...] | None = None
+    line: int = 0
+
+    def excuses(self, fact: ImportFact) -> bool:
+        if self.importer is not None and not self.importer.matches(fact.importer):
+            return False
+        if self.names is None:
+            return self.module.matches(fact.imported) or (
+                fact.name is not None and self.module.matches(fact.dotted)
+            )
+        return fact.name in self.names and self.module.matches(fact.module)
+
+    def excuses_edge(self, importer: str, imported: str) -> bool:
+        """Whether a module-level allowance covers a whole import edge of the graph."""
+        if self.names is not None:
+            return False
+        if self.importer is not None and not self.importer.matches(importer):
+            return False
+        return self.module.matches(imported)
+
+    def describe(self) -> str:
+        importer = f"{self.importer} -> " if self.importer else ""
+        names = f" names {list(self.names)}" if self.names is not None else ""
+        return f"{importer}{self.module}{names}"
+
+
+def unused(allowances: "tuple[Allowance, ...] | list[Allowance]", used: set[Allowance]) -> list[Allowance]:
+    """The allowances that excused nothing: each must be removed, since allowances only shrink."""
+    return sorted((a for a in allowances if a not in used), key=lambda a: (a.line, a.describe()))

@@ -1,0 +1,44 @@
+"""Errors that stop a run before any contract can be decided (exit code 2)."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One located problem: where it is, what is wrong, and what to do about it."""
+
+    path: str
+    line: int
+    message: str
+    column: int = 0
+    hint: str = ""
+
+    def render(self) -> str:
+        where = self.path
+        if self.line:
+            where += f":{self.line}"
+            if self.column:
+                where += f":{self.column}"
+        text = f"{where}: error: {self.message}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+class ConfigError(Exception):
+    """The configuration cannot be used; carries every problem found, sorted."""
+
+    def __init__(self, problems: "list[Problem] | Problem") -> None:
+        if isinstance(problems, Problem):
+            problems = [problems]
+        self.problems = sorted(problems, key=lambda p: (p.path, p.line, p.column, p.message))
+        super().__init__("\n".join(p.render() for p in self.problems))
+
+
+def did_you_mean(word: str, choices: "list[str] | set[str] | tuple[str, ...] | dict") -> str:
+    """' Did you mean 'x'?' for the closest of `choices`, or nothing."""
+    close = difflib.get_close_matches(word, sorted(choices), n=1)
+    return f" Did you mean '{close[0]}'?" if close else ""

@@ -1,0 +1,67 @@
+"""Import facts: one imported name (or module) of one import statement, with where it stands."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Scope(str, enum.Enum):
+    """The innermost construct an import statement sits in."""
+
+    MODULE = "module"
+    FUNCTION = "function"
+    CLASS = "class"
+    TYPE_CHECKING = "type_checking"
+    TRY = "try"
+
+
+@dataclass(frozen=True, order=True)
+class ImportFact:
+    """One name that one import statement binds, resolved to the module it comes from.
+
+    `from pkg import sub` where `pkg.sub` is a module is a fact with `module="pkg"`,
+    `name="sub"` and `imported="pkg.sub"`; `from pkg.mod import X` has `imported="pkg.mod"`;
+    `import a.b` has `module="a.b"`, `name=None` and `imported="a.b"`.
+    """
+
+    path: str
+    line: int
+    importer: str
+    imported: str
+    module: str
+    name: str | None
+    first_line: int
+    last_line: int
+    scope: Scope = Scope.MODULE
+    in_function: bool = False
+    type_checking: bool = False
+    lazy: bool = False
+
+    @property
+    def dotted(self) -> str:
+        """The import read as `<module>.<name>`, as containment rules read it."""
+        return self.module if self.name is None else f"{self.module}.{self.name}"
+
+    @property
+    def runtime(self) -> bool:
+        """Whether the statement runs when its module is imported."""
+        return not (self.in_function or self.type_checking or self.lazy)
+
+    def describe(self) -> str:
+        """`importer imports module.name`, the way a report line reads."""
+        target = self.imported if self.name is None or self.imported == self.dotted else self.dotted
+        return f"{self.importer} imports {target}"
+
+    def qualifiers(self) -> tuple[str, ...]:
+        """The words that say when this import runs, for report lines."""
+        words = []
+        if self.in_function:
+            words.append("function-level")
+        if self.type_checking:
+            words.append("TYPE_CHECKING")
+        if self.lazy:
+            words.append("lazy")
+        if self.scope is Scope.TRY:
+            words.append("in try")
+        return tuple(words)

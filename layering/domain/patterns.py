@@ -1,0 +1,82 @@
+"""Module patterns: dotted names with `*` (one segment) and `**` (any number of segments)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+_SEGMENT = r"[A-Za-z_][A-Za-z0-9_]*"
+_PATTERN_SEGMENT = re.compile(rf"^(\*\*|\*|{_SEGMENT})$")
+_DOTTED_NAME = re.compile(rf"^{_SEGMENT}(\.{_SEGMENT})*$")
+
+
+def is_dotted_name(text: str) -> bool:
+    """Whether `text` is a plain dotted identifier, safe to hand to an interpreter."""
+    return bool(_DOTTED_NAME.match(text))
+
+
+def is_within(module: str, package: str) -> bool:
+    """Whether `module` is `package` or lies below it."""
+    return module == package or module.startswith(package + ".")
+
+
+@dataclass(frozen=True, order=True)
+class ModulePattern:
+    """A module name or a wildcard expression over module names."""
+
+    text: str
+
+    @staticmethod
+    def parse(text: str) -> "ModulePattern":
+        """Validate `text`; raise ValueError with what is wrong."""
+        if not isinstance(text, str) or not text:
+            raise ValueError("a module pattern must be a non-empty string")
+        segments = text.split(".")
+        for segment in segments:
+            if not _PATTERN_SEGMENT.match(segment):
+                raise ValueError(
+                    f"{text!r} is not a module pattern: each dot-separated part must be an "
+                    "identifier, '*' (one part) or '**' (any number of parts)"
+                )
+        return ModulePattern(text)
+
+    @property
+    def has_wildcard(self) -> bool:
+        return "*" in self.text
+
+    @cached_property
+    def _regex(self) -> re.Pattern[str]:
+        parts = []
+        for segment in self.text.split("."):
+            if segment == "**":
+                parts.append(rf"{_SEGMENT}(?:\.{_SEGMENT})*")
+            elif segment == "*":
+                parts.append(_SEGMENT)
+            else:
+                parts.append(re.escape(segment))
+        return re.compile("^" + r"\.".join(parts) + "$")
+
+    def matches(self, module: str) -> bool:
+        """Whether `module` is one of the modules this pattern names."""
+        if not self.has_wildcard:
+            return module == self.text
+        return bool(self._regex.match(module))
+
+    def covers(self, module: str) -> bool:
+        """Whether `module` is a matched module or lies inside one (patterns as packages)."""
+        parts = module.split(".")
+        return any(self.matches(".".join(parts[:i])) for i in range(1, len(parts) + 1))
+
+    def expand(self, modules: "frozenset[str] | set[str]") -> list[str]:
+        """The modules of `modules` this pattern matches, sorted."""
+        if not self.has_wildcard:
+            return [self.text] if self.text in modules else []
+        return sorted(m for m in modules if self.matches(m))
+
+    @property
+    def top_level(self) -> str:
+        return self.text.split(".", 1)[0]
+
+    def __str__(self) -> str:
+        return self.text

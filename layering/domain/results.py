@@ -1,0 +1,122 @@
+"""What a run concluded: violations, verdicts per contract, and the run as a whole."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Verdict(str, enum.Enum):
+    """The outcome of one contract.
+
+    KEPT and EXPECTED_BROKEN leave the exit code at 0; BROKEN and UNEXPECTEDLY_KEPT make it 1;
+    ERROR (the contract could not be decided) makes it 2, since a contract that could not be
+    checked must never read as kept.
+    """
+
+    KEPT = "kept"
+    BROKEN = "broken"
+    EXPECTED_BROKEN = "expected_broken"
+    UNEXPECTEDLY_KEPT = "unexpectedly_kept"
+    ERROR = "error"
+
+    @property
+    def label(self) -> str:
+        return {
+            Verdict.KEPT: "KEPT",
+            Verdict.BROKEN: "BROKEN",
+            Verdict.EXPECTED_BROKEN: "BROKEN (expected)",
+            Verdict.UNEXPECTEDLY_KEPT: "KEPT (expected broken)",
+            Verdict.ERROR: "ERROR",
+        }[self]
+
+    @property
+    def passes(self) -> bool:
+        return self in (Verdict.KEPT, Verdict.EXPECTED_BROKEN)
+
+
+@dataclass(frozen=True, order=True)
+class Hop:
+    """One import statement of a chain: `importer` imports `imported` at `path:line`."""
+
+    importer: str
+    imported: str
+    path: str = ""
+    line: int = 0
+    names: tuple[str, ...] = ()
+    qualifiers: tuple[str, ...] = ()
+
+    def render(self) -> str:
+        where = f"{self.path}:{self.line}: " if self.path else ""
+        names = f" ({', '.join(self.names)})" if self.names else ""
+        quals = f" [{', '.join(self.qualifiers)}]" if self.qualifiers else ""
+        return f"{where}{self.importer} -> {self.imported}{names}{quals}"
+
+
+@dataclass(frozen=True, order=True)
+class Violation:
+    """One finding that breaks (or, for `code` E*, prevents deciding) a contract.
+
+    `code` is stable per kind of finding, so that machine formats and suppressions can rely on it.
+    """
+
+    path: str
+    line: int
+    code: str
+    message: str
+    importer: str = ""
+    imported: str = ""
+    names: tuple[str, ...] = ()
+    qualifiers: tuple[str, ...] = ()
+    chain: tuple[Hop, ...] = ()
+    column: int = 1
+
+    def render(self) -> str:
+        where = f"{self.path}:{self.line}: " if self.path else ""
+        quals = f" [{', '.join(self.qualifiers)}]" if self.qualifiers else ""
+        return f"{where}{self.code} {self.message}{quals}"
+
+
+@dataclass(frozen=True)
+class ContractResult:
+    """The verdict on one contract, with the findings behind it, sorted."""
+
+    contract_id: str
+    name: str
+    type_name: str
+    verdict: Verdict
+    violations: tuple[Violation, ...] = ()
+    notes: tuple[str, ...] = ()
+    source_path: str = ""
+    source_line: int = 0
+    items: tuple["ItemResult", ...] = ()
+
+
+@dataclass(frozen=True)
+class ItemResult:
+    """The verdict on one part of a contract that can pass or fail alone (a probed module)."""
+
+    key: str
+    verdict: Verdict
+    violations: tuple[Violation, ...] = ()
+    expected_broken: bool = False
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """Every contract's result, in configuration order, plus run-wide warnings."""
+
+    config_path: str
+    results: tuple[ContractResult, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def exit_code(self) -> int:
+        if any(r.verdict is Verdict.ERROR for r in self.results):
+            return 2
+        if any(not r.verdict.passes for r in self.results):
+            return 1
+        return 0
+
+    def count(self, verdict: Verdict) -> int:
+        return sum(1 for r in self.results if r.verdict is verdict)

@@ -1,0 +1,1 @@
+"""The engine: reads the configuration, gathers evidence, and decides each contract."""
