@@ -37,15 +37,57 @@ def find_package_files(root_packages: tuple[str, ...], source_roots: tuple[str, 
     roots: dict[str, str] = {}
     namespaces: set[str] = set()
     for package in root_packages:
-        location = _locate(package, source_roots)
-        if location is None:
-            raise PackageNotFound(package, source_roots)
+        location = locate_root(package, source_roots)
         roots[package] = location
         if location.endswith(".py"):
             files[package] = location
             continue
         _walk_package(package, location, files, namespaces)
     return PackageFiles(files=files, roots=roots, namespace_packages=frozenset(namespaces))
+
+
+def locate_root(package: str, source_roots: tuple[str, ...]) -> str:
+    """Where root package `package` is: its directory, or its file for a one-module package."""
+    location = _locate(package, source_roots)
+    if location is None:
+        raise PackageNotFound(package, source_roots)
+    return location
+
+
+def module_file(module: str, root: str, root_location: str) -> str | None:
+    """The file of `module` below the root package at `root_location`, without walking the tree.
+
+    None when it is not a module of the package, following the same rules as the walk: every
+    package between the root and the module needs its `__init__.py`.
+    """
+    if root_location.endswith(".py"):
+        return root_location if module == root else None
+    parts = module.split(".")[len(root.split(".")):]
+    directory = root_location
+    if not parts:
+        init = os.path.join(directory, "__init__.py")
+        return init if os.path.isfile(init) else None
+    for part in parts[:-1]:
+        directory = os.path.join(directory, part)
+        if not os.path.isfile(os.path.join(directory, "__init__.py")):
+            return None
+    if directory != root_location and not os.path.isfile(os.path.join(directory, "__init__.py")):
+        return None
+    candidate = os.path.join(directory, parts[-1])
+    if os.path.isfile(os.path.join(candidate, "__init__.py")):
+        return os.path.join(candidate, "__init__.py")
+    if os.path.isfile(candidate + ".py") and "." not in parts[-1]:
+        return candidate + ".py"
+    return None
+
+
+def subpackage_files(package: str, package_file: str) -> dict[str, str]:
+    """Every module below the regular package whose `__init__.py` is `package_file`."""
+    files: dict[str, str] = {}
+    if os.path.basename(package_file) == "__init__.py":
+        _walk_package(package, os.path.dirname(package_file), files, set())
+    files.pop(package, None)
+    return files
 
 
 def _locate(package: str, source_roots: tuple[str, ...]) -> str | None:

@@ -29,6 +29,10 @@ class OptionError(ValueError):
     """An option's value is not what the option takes."""
 
 
+class ContractInvalid(Exception):
+    """The contract cannot be checked against this package (a named module is missing)."""
+
+
 def _string(value: Any) -> str:
     if not isinstance(value, str) or not value:
         raise OptionError(f"expected a non-empty string, got {value!r}")
@@ -159,6 +163,7 @@ class Contract:
         self.values: dict[str, Any] = {}
         self.allowances: tuple[Allowance, ...] = ()
         self.problems: list[Problem] = []
+        self.unseen_externals: list[tuple[str, ModulePattern]] = []
         raw = spec.options
         self.name = raw.get("name") if isinstance(raw.get("name"), str) else f"{self.type_name} #{spec.index + 1}"
         self.contract_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
@@ -234,18 +239,35 @@ class Contract:
         raise NotImplementedError
 
     def require_matches(self, evidence: "Evidence", option: str, patterns: "tuple[ModulePattern, ...]", *, external_ok: bool = False) -> None:
-        """A pattern that matches no module makes a contract that cannot fail: an error."""
+        """A pattern that matches no module makes a contract that cannot fail: an error.
+
+        With `external_ok`, a name outside the root packages may stand for an external package;
+        one that is not installed here is still checked (nothing may import it); `warnings`
+        then says so if no import read in the run names it either, in case it is misspelt.
+        """
         for pattern in patterns:
-            if evidence.matches_anything(pattern, external_ok=external_ok):
+            if evidence.expand(pattern):
                 continue
-            where = "the graph of " + ", ".join(self.settings.root_packages)
-            if external_ok:
-                where += ", nor an installed package"
+            if external_ok and not evidence.is_internal(pattern.top_level):
+                if not evidence.is_installed(pattern.top_level):
+                    self.unseen_externals.append((option, pattern))
+                continue
+            where = "the package " + ", ".join(self.settings.root_packages)
             self.problem(
                 option,
                 f"contract '{self.name}': '{pattern}' in '{option}' matches no module in {where}",
                 hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
             )
+
+    def warnings(self, evidence: "Evidence") -> list[str]:
+        """Notes for external names that are neither installed nor imported by what was read."""
+        where = self.settings.display_path(self.settings.path)
+        return [
+            f"{where}:{self.spec.line_of(option)}: contract '{self.name}': '{pattern}' is neither "
+            "installed here nor imported by the modules checked (fine if intended; check the spelling)"
+            for option, pattern in self.unseen_externals
+            if not evidence.mentions(pattern)
+        ]
 
     def result(self, violations: list[Violation], used: set[Allowance], notes: tuple[str, ...] = ()) -> ContractResult:
         """Turn findings into a verdict: stale allowances break; `expect = "broken"` inverts."""
@@ -291,15 +313,14 @@ class Contract:
             items=items,
         )
 
-    def error(self, message: str, violations: tuple[Violation, ...] = ()) -> ContractResult:
-        """A contract that could not be decided: never reported as kept."""
+    def error(self, violations: tuple[Violation, ...]) -> ContractResult:
+        """A contract that could not be decided, with what stopped it: never reported as kept."""
         return ContractResult(
             contract_id=self.key,
             name=self.name,
             type_name=self.type_name,
             verdict=Verdict.ERROR,
             violations=violations,
-            notes=(message,),
             source_path=self.settings.path,
             source_line=self.spec.line,
         )

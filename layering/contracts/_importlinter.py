@@ -11,7 +11,7 @@ import dataclasses
 import io
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from layering.contracts._common import COMMON_OPTIONS, Contract
+from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid
 from layering.domain.allowances import Allowance
 from layering.domain.results import Hop, Violation
 
@@ -115,7 +115,10 @@ class ImportLinterContract(Contract):
         return getattr(importlib.import_module(module_name), class_name)
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
-        check = self.delegate.check(evidence.graph_copy(), verbose=False)
+        try:
+            check = self.delegate.check(evidence.graph_copy(), verbose=False)
+        except ValueError as error:  # import-linter's word for options that do not fit the graph
+            raise ContractInvalid(str(error)) from None
         self.rendered = self._render(check) if not check.kept else ()
         if check.kept:
             return []

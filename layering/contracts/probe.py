@@ -161,7 +161,7 @@ class ProbeContract(Contract):
                 )
         if any(item.verdict is Verdict.ERROR for item in items):
             errors = tuple(v for i in items if i.verdict is Verdict.ERROR for v in i.violations)
-            return dataclasses.replace(self.error("could not be decided", tuple(sorted(errors))), items=tuple(items))
+            return dataclasses.replace(self.error(tuple(sorted(errors))), items=tuple(items))
         broken = [v for i in items if i.verdict is Verdict.BROKEN for v in i.violations]
         stale = [v for i in items if i.verdict is Verdict.UNEXPECTEDLY_KEPT for v in i.violations]
         return dataclasses.replace(self.verdict(broken, stale), items=tuple(items))

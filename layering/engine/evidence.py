@@ -10,7 +10,14 @@ import os
 from functools import cached_property
 from typing import Any
 
-from layering.adapters.package_files import PackageFiles, PackageNotFound, find_package_files
+from layering.adapters.package_files import (
+    PackageFiles,
+    PackageNotFound,
+    find_package_files,
+    locate_root,
+    module_file,
+    subpackage_files,
+)
 from layering.adapters.source_facts import RawImport, SourceUnreadable, parse_imports
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.facts import ImportFact
@@ -25,21 +32,34 @@ class Evidence:
         self.settings = settings
         self.use_cache = use_cache
         self._facts: dict[str, tuple[ImportFact, ...]] = {}
+        self._paths: dict[str, str | None] = {}
+
+    def _missing_root(self, missing: PackageNotFound) -> ConfigError:
+        searched = ", ".join(self.settings.display_path(r) or "." for r in missing.searched)
+        return ConfigError(
+            Problem(
+                self.settings.path,
+                0,
+                f"root package '{missing.package}' not found in the source roots ({searched})",
+                hint="set source_roots to the directory that contains the package",
+            )
+        )
+
+    @cached_property
+    def root_locations(self) -> dict[str, str]:
+        """Where each root package is; a missing one is a located configuration error."""
+        try:
+            return {r: locate_root(r, self.settings.source_roots) for r in self.settings.root_packages}
+        except PackageNotFound as missing:
+            raise self._missing_root(missing) from None
 
     @cached_property
     def package_files(self) -> PackageFiles:
+        """Every module of the root packages: walked only when a wildcard or the graph needs it."""
         try:
             return find_package_files(self.settings.root_packages, self.settings.source_roots)
         except PackageNotFound as missing:
-            searched = ", ".join(self.settings.display_path(r) or "." for r in missing.searched)
-            raise ConfigError(
-                Problem(
-                    self.settings.path,
-                    0,
-                    f"root package '{missing.package}' not found in the source roots ({searched})",
-                    hint="set source_roots to the directory that contains the package",
-                )
-            ) from None
+            raise self._missing_root(missing) from None
 
     @property
     def modules(self) -> frozenset[str]:
@@ -49,7 +69,18 @@ class Evidence:
         return any(is_within(module, root) for root in self.settings.root_packages)
 
     def path_of(self, module: str) -> str | None:
-        return self.package_files.files.get(module)
+        """The source file of an internal module, found without walking the whole tree."""
+        if "package_files" in self.__dict__:
+            return self.package_files.files.get(module)
+        if module not in self._paths:
+            root = next((r for r in self.settings.root_packages if is_within(module, r)), None)
+            self._paths[module] = module_file(module, root, self.root_locations[root]) if root else None
+        return self._paths[module]
+
+    def is_module(self, module: str) -> bool:
+        if "package_files" in self.__dict__:
+            return module in self.package_files.modules
+        return self.path_of(module) is not None
 
     def display_path(self, module: str) -> str:
         path = self.path_of(module)
@@ -57,23 +88,24 @@ class Evidence:
 
     def expand(self, pattern: ModulePattern) -> list[str]:
         """The package's modules that `pattern` names."""
+        if not pattern.has_wildcard:
+            return [pattern.text] if self.is_module(pattern.text) else []
         return pattern.expand(self.modules)
 
     def descendants(self, module: str) -> list[str]:
-        prefix = module + "."
-        return sorted(m for m in self.modules if m.startswith(prefix))
+        if "package_files" in self.__dict__:
+            prefix = module + "."
+            return sorted(m for m in self.modules if m.startswith(prefix))
+        path = self.path_of(module)
+        if path is None:
+            return []
+        found = subpackage_files(module, path)
+        self._paths.update(found)
+        return sorted(found)
 
-    def matches_anything(self, pattern: ModulePattern, external_ok: bool = False) -> bool:
-        if self.expand(pattern):
-            return True
-        if not external_ok or self.is_internal(pattern.top_level):
-            return False
-        return _is_installed(pattern.top_level) or pattern.top_level in self.external_imports
-
-    @cached_property
-    def external_imports(self) -> frozenset[str]:
-        """Top-level names of external packages imported anywhere (only read when needed)."""
-        return frozenset(m for m in self.graph.modules if not self.is_internal(m))
+    def is_installed(self, top_level: str) -> bool:
+        """Whether an external top-level package can be found here (nothing is imported)."""
+        return _is_installed(top_level)
 
     def facts_of(self, module: str) -> tuple[ImportFact, ...]:
         """Every imported name of `module`'s file, resolved against the package's modules."""
@@ -90,6 +122,10 @@ class Evidence:
         self._facts[module] = flat
         return flat
 
+    def mentions(self, pattern: ModulePattern) -> bool:
+        """Whether any import read so far in this run is of a module `pattern` covers."""
+        return any(pattern.covers(f.imported) for facts in self._facts.values() for f in facts)
+
     def facts_between(self, importer: str, imported: str) -> list[ImportFact]:
         return [f for f in self.facts_of(importer) if f.imported == imported]
 
@@ -98,7 +134,7 @@ class Evidence:
         """grimp's graph of the root packages, with external packages squashed."""
         from layering.adapters.grimp_graph import build_graph
 
-        self.package_files  # a missing root package is a located config error, not grimp's
+        self.root_locations  # a missing root package is a located config error, not grimp's
         return build_graph(
             self.settings.root_packages,
             self.settings.source_roots,
@@ -135,7 +171,7 @@ class Evidence:
         facts = []
         for n in raw.names:
             candidate = f"{base}.{n.name}"
-            imported = candidate if candidate in self.modules else self._nearest_module(base)
+            imported = candidate if self.is_module(candidate) else self._nearest_module(base)
             facts.append(ImportFact(line=n.line, imported=imported, module=base, name=n.name, **common))
         return facts
 
@@ -158,7 +194,7 @@ class Evidence:
         parts = name.split(".")
         while parts:
             candidate = ".".join(parts)
-            if candidate in self.modules:
+            if self.is_module(candidate):
                 return candidate
             parts.pop()
         return name

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from layering.adapters.source_facts import SourceUnreadable
 from layering.contracts import CONTRACT_TYPES, contract_class
+from layering.contracts._common import ContractInvalid
 from layering.domain.allowances import Allowance
 from layering.domain.errors import ConfigError, Problem, did_you_mean
 from layering.domain.results import ContractResult, RunReport, Violation
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from layering.contracts._common import Contract
 
 UNREADABLE_SOURCE = "LY040"
+INVALID_CONTRACT = "LY041"
 
 
 class ProbeSelection(str, enum.Enum):
@@ -126,7 +128,7 @@ def check_settings(
     return RunReport(
         config_path=settings.path,
         results=tuple(results[i] for i in range(len(contracts))),
-        warnings=settings.notes,
+        warnings=settings.notes + tuple(w for c in contracts for w in c.warnings(evidence)),
     )
 
 
@@ -134,10 +136,14 @@ def _decide(contract: "Contract", evidence: Evidence) -> ContractResult:
     used: set[Allowance] = set()
     try:
         violations = contract.evaluate(evidence, used)
+    except ContractInvalid as invalid:
+        reason = str(invalid).rstrip(".")
+        return contract.error(
+            (Violation(path=evidence.settings.display_path(evidence.settings.path), line=contract.spec.line, code=INVALID_CONTRACT, message=f"{reason}: fix the contract"),),
+        )
     except SourceUnreadable as unreadable:
         path = evidence.settings.display_path(unreadable.path)
         return contract.error(
-            f"could not be decided: {path} cannot be read",
             (Violation(path=path, line=unreadable.line, code=UNREADABLE_SOURCE, message=f"{unreadable.reason}; fix the file to decide this contract"),),
         )
     return contract.result(violations, used, contract.notes())

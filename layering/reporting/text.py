@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
+
 from layering.domain.errors import ConfigError
 from layering.domain.results import ContractResult, RunReport, Verdict
 
@@ -62,4 +65,13 @@ def summary(report: RunReport) -> str:
 
 
 def render_error(error: ConfigError) -> str:
-    return "\n".join(p.render() for p in error.problems) + "\n"
+    """Each problem as `path:line:col: error: message`, paths relative to the working directory."""
+    return "\n".join(dataclasses.replace(p, path=relative_path(p.path)).render() for p in error.problems) + "\n"
+
+
+def relative_path(path: str) -> str:
+    """`path` relative to the working directory where it lies below it, for short messages."""
+    if not os.path.isabs(path):
+        return path
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative.replace(os.sep, "/")

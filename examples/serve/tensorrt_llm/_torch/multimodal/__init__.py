@@ -1,0 +1,1 @@
+"""Placeholder for tensorrt_llm._torch.multimodal (not recorded; imported by the model): defines only the names the model imports from it."""

@@ -1,0 +1,4 @@
+"""Placeholder for tensorrt_llm.logger (not recorded; imported by the model): defines only the names the model imports from it."""
+
+
+logger = object()  # placeholder

@@ -1,0 +1,12 @@
+"""Import-only model of tensorrt_llm/serve/tool_parser/kimi_k3_tool_parser.py: its import statements, plus placeholders for the names the model imports from it."""
+
+import json
+import os
+import re
+from typing import Any, Dict, List
+
+from tensorrt_llm.logger import logger
+
+from ..openai_protocol import ChatCompletionToolsParam as Tool
+from .base_tool_parser import BaseToolParser
+from .core_types import StreamingParseResult, ToolCallItem, _GetInfoFunc

@@ -1,0 +1,43 @@
+"""Shared fixtures: small real packages written to tmp_path, and the real CLI in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+class Project:
+    """A directory with source files and a contracts.toml, checked by the real CLI."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def write(self, files: dict[str, str]) -> "Project":
+        for name, text in files.items():
+            path = self.root / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return self
+
+    def check(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+        env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+        return subprocess.run(
+            [sys.executable, "-m", "layering", "check", *args],
+            cwd=cwd or self.root,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    return Project(tmp_path)

@@ -1,0 +1,154 @@
+"""Every bad configuration is a located, actionable error with exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+PACKAGE = {
+    "src/app/__init__.py": "",
+    "src/app/a.py": "from app import b\n",
+    "src/app/b.py": "import json\n",
+}
+
+HEADER = """\
+root_packages = ["app"]
+source_roots = ["src"]
+"""
+
+FORBIDDEN = """
+[[contracts]]
+id = "one"
+name = "a does not import b"
+type = "forbidden"
+source_modules = ["app.a"]
+forbidden_modules = ["app.b"]
+"""
+
+
+def run_config(project, text: str):
+    project.write({**PACKAGE, "contracts.toml": text})
+    result = project.check()
+    assert "Traceback" not in result.stderr + result.stdout
+    return result
+
+
+def test_toml_syntax_error_gives_line_and_column(project):
+    result = run_config(project, HEADER + "[[contracts]\nname = 'x'\n")
+    assert result.returncode == 2
+    assert "contracts.toml:3:" in result.stderr
+    assert "TOML syntax error" in result.stderr
+
+
+def test_unknown_top_level_key_suggests_the_right_one(project):
+    result = run_config(project, HEADER + "exclude_typechecking_imports = true\n" + FORBIDDEN)
+    assert result.returncode == 2
+    assert "contracts.toml:3: error: unknown option 'exclude_typechecking_imports'. Did you mean 'exclude_type_checking_imports'?" in result.stderr
+
+
+def test_unknown_contract_option_suggests_the_right_one(project):
+    result = run_config(project, HEADER + FORBIDDEN + "allow_indirect_import = true\n")
+    assert result.returncode == 2
+    assert "contracts.toml:10: error: contract 'a does not import b': unrecognized option 'allow_indirect_import'. Did you mean 'allow_indirect_imports'?" in result.stderr
+
+
+def test_unknown_contract_type_lists_known_types(project):
+    result = run_config(project, HEADER + FORBIDDEN.replace('"forbidden"', '"forbiden"'))
+    assert result.returncode == 2
+    assert "contracts.toml:7: error: contract #1: type 'forbiden' is not a contract type. Did you mean 'forbidden'?" in result.stderr
+    assert "known types: acyclic_siblings, contained, forbidden, independence, layers, leaf, probe, protected" in result.stderr
+
+
+def test_pattern_matching_no_module_is_an_error_not_a_pass(project):
+    result = run_config(project, HEADER + FORBIDDEN.replace('["app.b"]', '["app.nothing"]'))
+    assert result.returncode == 2
+    assert "contracts.toml:9: error: contract 'a does not import b': 'app.nothing' in 'forbidden_modules' matches no module" in result.stderr
+    assert "cannot fail" in result.stderr
+
+
+def test_duplicate_id(project):
+    result = run_config(project, HEADER + FORBIDDEN + FORBIDDEN.replace("a does not", "again, a does not"))
+    assert result.returncode == 2
+    assert "contracts.toml:12: error: duplicate contract id 'one' (first used on line 5)" in result.stderr
+
+
+def test_wrong_type_for_root_packages(project):
+    result = run_config(project, 'root_packages = "app"\nsource_roots = ["src"]\n' + FORBIDDEN)
+    assert result.returncode == 2
+    assert "contracts.toml:1: error: 'root_packages' must be a non-empty list of strings, got a string ('app')" in result.stderr
+
+
+def test_missing_required_option(project):
+    result = run_config(project, HEADER + FORBIDDEN.replace('forbidden_modules = ["app.b"]\n', ""))
+    assert result.returncode == 2
+    assert "missing required option 'forbidden_modules'" in result.stderr
+    assert "contracts.toml:7:" in result.stderr
+
+
+def test_empty_file(project):
+    result = run_config(project, "")
+    assert result.returncode == 2
+    assert "'root_packages' is required" in result.stderr
+
+
+def test_no_contracts(project):
+    result = run_config(project, HEADER)
+    assert result.returncode == 2
+    assert "no contracts" in result.stderr
+
+
+def test_root_package_not_on_source_roots(project):
+    result = run_config(project, 'root_packages = ["app"]\nsource_roots = ["lib"]\n' + FORBIDDEN)
+    assert result.returncode == 2
+    assert "root package 'app' not found in the source roots (lib)" in result.stderr
+    assert "hint: set source_roots" in result.stderr
+
+
+def test_no_configuration_anywhere(project, tmp_path):
+    (tmp_path / "empty").mkdir()
+    result = project.check(cwd=tmp_path / "empty")
+    assert result.returncode == 2
+    assert "no contracts.toml, and no [tool.layering]" in result.stderr
+
+
+def test_bad_allowance_entry(project):
+    result = run_config(project, HEADER + FORBIDDEN + 'allow = [{ modul = "app.b" }]\n')
+    assert result.returncode == 2
+    assert "contracts.toml:10: error: contract 'a does not import b', option 'allow': unknown key 'modul'" in result.stderr
+
+
+def test_expect_takes_only_broken(project):
+    result = run_config(project, HEADER + FORBIDDEN + 'expect = "kept"\n')
+    assert result.returncode == 2
+    assert "expect takes only \"broken\"" in result.stderr
+
+
+def test_importlinter_type_option_errors_are_located(project):
+    result = run_config(project, HEADER + '\n[[contracts]]\nname = "L"\ntype = "layers"\nlayer = ["app.a", "app.b"]\n')
+    assert result.returncode == 2
+    assert "contracts.toml:7: error: contract 'L', option 'layer'" in result.stderr
+
+
+def test_unknown_contract_id_on_command_line(project):
+    project.write({**PACKAGE, "contracts.toml": HEADER + FORBIDDEN})
+    result = project.check("--contract", "onee")
+    assert result.returncode == 2
+    assert "--contract 'onee' names no contract. Did you mean 'one'?" in result.stderr
+
+
+@pytest.mark.parametrize("where", ["contracts", "pyproject"])
+def test_config_found_in_parent_directory(project, tmp_path, where):
+    text = HEADER + FORBIDDEN
+    if where == "pyproject":
+        text = "[tool.layering]\n" + text.replace("[[contracts]]", "[[tool.layering.contracts]]")
+        project.write({**PACKAGE, "pyproject.toml": text})
+    else:
+        project.write({**PACKAGE, "contracts.toml": text})
+    result = project.check(cwd=tmp_path / "src" / "app")
+    assert result.returncode == 1, result.stderr
+    assert "src/app/a.py:1: LY001 app.a imports app.b" in result.stdout
+
+
+def test_both_sources_present_says_which_is_used(project):
+    project.write({**PACKAGE, "contracts.toml": HEADER + FORBIDDEN, "pyproject.toml": "[tool.layering]\nroot_packages = ['app']\n"})
+    result = project.check()
+    assert "warning: using contracts.toml; [tool.layering] in pyproject.toml of the same directory is ignored" in result.stdout
