@@ -1,0 +1,171 @@
+"""The bundled model of tensorrt_llm.serve: every contract kept, and each broken one way at a time.
+
+Each test copies the model into tmp_path, makes one edit, and asserts the exact line the CLI
+prints and the exit code.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+SERVE = "examples/serve/tensorrt_llm/serve"
+
+
+@pytest.fixture
+def model(project):
+    shutil.copytree(REPO / "examples", project.root / "examples", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "contracts.toml", project.root / "contracts.toml")
+    return project
+
+
+def edit(model, relative: str, old: str, new: str) -> None:
+    path = model.root / relative
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {relative}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def append(model, relative: str, text: str) -> int:
+    """Append `text` to a file; return the line number of its first line."""
+    path = model.root / relative
+    before = path.read_text()
+    if not before.endswith("\n"):
+        before += "\n"
+    path.write_text(before + text)
+    return before.count("\n") + 1
+
+
+def allow_responses_done_generator(model) -> None:
+    """The seed's one allowance, as the contract had it before the refactor."""
+    path = model.root / "contracts.toml"
+    text = path.read_text()
+    start = text.index('id = "disagg-no-responses-utils"')
+    position = text.index("allow = []", start)
+    path.write_text(
+        text[:position]
+        + 'allow = [{ importer = "tensorrt_llm.serve.openai_disagg_service", module = "tensorrt_llm.serve.responses_utils", names = ["responses_done_generator"] }]'
+        + text[position + len("allow = []"):]
+    )
+
+
+def test_every_contract_is_kept_on_the_model(model):
+    result = model.check("--no-probe")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Contracts: 6 kept, 0 broken." in result.stdout
+    assert "BROKEN" not in result.stdout
+
+
+def test_module_level_import_breaks_the_disaggregated_contract(model):
+    line = append(model, f"{SERVE}/openai_client.py", "from tensorrt_llm.serve.responses_utils import ResponsesStreamingProcessor\n")
+    result = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
+    assert result.returncode == 1
+    assert (
+        f"  {SERVE}/openai_client.py:{line}: LY001 tensorrt_llm.serve.openai_client imports "
+        "tensorrt_llm.serve.responses_utils.ResponsesStreamingProcessor\n"
+    ) in result.stdout
+
+
+def test_function_level_import_counts(model):
+    line = append(model, f"{SERVE}/router.py", "def helper():\n    from tensorrt_llm.serve.responses_utils import responses_done_generator\n")
+    result = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
+    assert result.returncode == 1
+    assert (
+        f"  {SERVE}/router.py:{line + 1}: LY001 tensorrt_llm.serve.router imports "
+        "tensorrt_llm.serve.responses_utils.responses_done_generator [function-level]\n"
+    ) in result.stdout
+
+
+def test_from_package_import_submodule_is_an_import_of_the_submodule(model):
+    line = append(model, f"{SERVE}/openai_disagg_service.py", "from tensorrt_llm.serve import responses_utils\n")
+    result = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
+    assert result.returncode == 1
+    assert (
+        f"  {SERVE}/openai_disagg_service.py:{line}: LY001 tensorrt_llm.serve.openai_disagg_service imports "
+        "tensorrt_llm.serve.responses_utils\n"
+    ) in result.stdout
+
+
+def test_relative_parent_import_of_a_submodule_breaks_the_leaf(model):
+    line = append(model, f"{SERVE}/_base/responses_stream.py", "from .. import openai_server\n")
+    result = model.check("--no-probe", "--contract", "responses-stream-leaf")
+    assert result.returncode == 1
+    assert (
+        f"  {SERVE}/_base/responses_stream.py:{line}: LY003 tensorrt_llm.serve._base.responses_stream imports "
+        "tensorrt_llm.serve.openai_server\n"
+    ) in result.stdout
+
+
+def test_a_fifth_name_from_executor_utils_breaks_the_leaf_at_its_own_line(model):
+    path = model.root / SERVE / "_base/responses_stream.py"
+    lines = path.read_text().splitlines(keepends=True)
+    position = next(i for i, text in enumerate(lines) if text.strip() == "RequestError,")
+    lines.insert(position + 1, "    RequestOutput,\n")
+    path.write_text("".join(lines))
+    result = model.check("--no-probe", "--contract", "responses-stream-leaf")
+    assert result.returncode == 1
+    assert result.stdout.count(" LY003 ") == 1
+    assert (
+        f"  {SERVE}/_base/responses_stream.py:{position + 2}: LY003 tensorrt_llm.serve._base.responses_stream imports "
+        "tensorrt_llm.executor.utils.RequestOutput\n"
+    ) in result.stdout
+
+
+def test_a_stale_allowance_breaks_its_contract_and_says_remove_it(model):
+    allow_responses_done_generator(model)
+    result = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
+    assert result.returncode == 1
+    line = next(i for i, t in enumerate((model.root / "contracts.toml").read_text().splitlines(), 1) if t.startswith("allow = [{ importer"))
+    assert (
+        f"  contracts.toml:{line}: LY030 allowance 'tensorrt_llm.serve.openai_disagg_service -> "
+        "tensorrt_llm.serve.responses_utils names ['responses_done_generator']' matches no import: "
+        "remove it (allowances only shrink)\n"
+    ) in result.stdout
+
+
+def test_the_seed_before_the_refactor_needs_the_allowance(model):
+    """Before the refactor, openai_disagg_service took responses_done_generator from responses_utils."""
+    line = append(model, f"{SERVE}/openai_disagg_service.py", "from tensorrt_llm.serve.responses_utils import responses_done_generator\n")
+    broken = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
+    assert broken.returncode == 1
+    assert f"openai_disagg_service.py:{line}: LY001" in broken.stdout
+    allow_responses_done_generator(model)
+    kept = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
+    assert kept.returncode == 0, kept.stdout
+    append(model, f"{SERVE}/openai_disagg_service.py", "from tensorrt_llm.serve.responses_utils import ResponsesStreamingProcessor\n")
+    other_name = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
+    assert other_name.returncode == 1
+    assert "responses_utils.ResponsesStreamingProcessor" in other_name.stdout
+    assert "responses_done_generator" not in other_name.stdout
+
+
+def test_expect_broken_on_a_kept_contract_fails_and_says_remove_it(model):
+    edit(model, "contracts.toml", 'id = "api-endpoints-contained"', 'id = "api-endpoints-contained"\nexpect = "broken"')
+    result = model.check("--no-probe", "--contract", "api-endpoints-contained")
+    assert result.returncode == 1
+    assert "KEPT (expected broken)" in result.stdout
+    line = next(i for i, t in enumerate((model.root / "contracts.toml").read_text().splitlines(), 1) if t.startswith('expect = "broken"'))
+    assert f'  contracts.toml:{line}: LY031 contract is kept but says expect = "broken": remove the expectation\n' in result.stdout
+
+
+def test_endpoint_package_importing_the_api_package_is_a_violation(model):
+    line = append(model, f"{SERVE}/api/ops/system/router.py", "from tensorrt_llm.serve import api\nfrom tensorrt_llm.serve.api.ops import system\n")
+    result = model.check("--no-probe", "--contract", "api-endpoints-contained")
+    assert result.returncode == 1
+    assert (
+        f"  {SERVE}/api/ops/system/router.py:{line}: LY004 tensorrt_llm.serve.api.ops.system.router imports "
+        "tensorrt_llm.serve.api, outside its package tensorrt_llm.serve.api.ops.system\n"
+    ) in result.stdout
+    assert f"router.py:{line + 1}:" not in result.stdout
+
+
+def test_a_grpc_import_outside_the_allow_list_breaks(model):
+    line = append(model, f"{SERVE}/openai_server.py", "import grpc.aio\n")
+    result = model.check("--no-probe", "--contract", "grpc-allowlist")
+    assert result.returncode == 1
+    assert f"  {SERVE}/openai_server.py:{line}: LY001 tensorrt_llm.serve.openai_server imports grpc.aio\n" in result.stdout
+    assert "neither installed here nor imported" not in result.stdout
