@@ -174,6 +174,9 @@ class Contract:
         """The id that `--contract` and test node ids use: the `id`, else the name."""
         return self.contract_id or self.name
 
+    needs_graph: ClassVar[bool] = False
+    """Whether checking needs the whole module graph (chains), not only some files' imports."""
+
     @property
     def expects_broken(self) -> bool:
         return self.spec.options.get("expect") == "broken"

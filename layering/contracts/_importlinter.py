@@ -87,6 +87,7 @@ class ImportLinterContract(Contract):
 
     importlinter_class: ClassVar[str]
     violation_code: ClassVar[str]
+    needs_graph = True
 
     def _read_options(self, raw: dict[str, Any]) -> None:
         from importlinter.domain.contract import InvalidContractOptions

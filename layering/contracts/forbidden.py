@@ -88,9 +88,9 @@ class ForbiddenContract(Contract):
         self.require_matches(evidence, "source_modules", self.values["source_modules"])
         self.require_matches(evidence, "forbidden_modules", self.values["forbidden_modules"], external_ok=True)
 
-    @property
+    @property  # type: ignore[override]
     def needs_graph(self) -> bool:
-        return not self.values["allow_indirect_imports"]
+        return not self.values.get("allow_indirect_imports", False)
 
     def _sources(self, evidence: "Evidence") -> list[str]:
         return sorted({m for p in self.values["source_modules"] for m in evidence.expand(p)})

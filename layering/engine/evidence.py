@@ -139,8 +139,22 @@ class Evidence:
             self.settings.root_packages,
             self.settings.source_roots,
             self.settings.exclude_type_checking_imports,
-            self.settings.cache_dir if self.use_cache else None,
+            self.graph_cache_dir,
         )
+
+    @property
+    def graph_cache_dir(self) -> str | None:
+        """grimp's own cache, inside ours; it trusts file modification times."""
+        if not (self.use_cache and self.settings.cache_dir):
+            return None
+        return os.path.join(self.settings.cache_dir, "grimp")
+
+    def discard_graph_cache(self) -> None:
+        """Drop grimp's cache: a file changed while keeping its modification time."""
+        import shutil
+
+        if self.graph_cache_dir:
+            shutil.rmtree(self.graph_cache_dir, ignore_errors=True)
 
     def graph_copy(self) -> Any:
         """A copy of the graph that one contract may change (remove ignored imports) alone."""

@@ -12,7 +12,7 @@ from layering.contracts import CONTRACT_TYPES, contract_class
 from layering.contracts._common import ContractInvalid
 from layering.domain.allowances import Allowance
 from layering.domain.errors import ConfigError, Problem, did_you_mean
-from layering.domain.results import ContractResult, RunReport, Violation
+from layering.domain.results import ContractResult, RunReport, Verdict, Violation
 from layering.engine.config import Settings, find_config, load_settings
 from layering.engine.evidence import Evidence
 
@@ -118,18 +118,62 @@ def check_settings(
     if problems:
         raise ConfigError(problems)
 
-    results: dict[int, ContractResult] = {}
+    static = [c for c in contracts if c.type_name != "probe"]
+    static_results, warnings = _decide_static(static, evidence, settings, use_cache)
+    results = dict(zip((i for i, c in enumerate(contracts) if c.type_name != "probe"), static_results))
     probe_contracts = [c for c in contracts if c.type_name == "probe"]
-    for position, contract in enumerate(contracts):
-        if contract.type_name != "probe":
-            results[position] = _decide(contract, evidence)
     if probe_contracts:
         results.update(_run_probes(contracts, probe_contracts, evidence, jobs, progress))
+        warnings.extend(w for c in probe_contracts for w in c.warnings(evidence))
     return RunReport(
         config_path=settings.path,
         results=tuple(results[i] for i in range(len(contracts))),
-        warnings=settings.notes + tuple(w for c in contracts for w in c.warnings(evidence)),
+        warnings=settings.notes + tuple(warnings),
     )
+
+
+def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Settings, use_cache: bool) -> tuple[list[ContractResult], list[str]]:
+    """Decide the static contracts, from the result cache when nothing they depend on changed.
+
+    Only runs that need the whole graph use the cache: a run about a few modules' direct
+    imports reads those files and is faster than hashing the package.
+    """
+    if not (use_cache and settings.cache_dir and any(c.needs_graph for c in contracts)):
+        results = [_decide(c, evidence) for c in contracts]
+        return results, [w for c in contracts for w in c.warnings(evidence)]
+
+    from layering import __version__
+    from layering.adapters import result_cache
+    from layering.domain.serialization import result_from_data, result_to_data
+
+    cache = result_cache.ResultCache(settings.cache_dir)
+    states = result_cache.file_states(evidence.package_files.files)
+    key = result_cache.run_key(
+        [
+            __version__,
+            result_cache.library_fingerprint("grimp"),
+            result_cache.library_fingerprint("importlinter"),
+            settings.root_packages,
+            settings.source_roots,
+            settings.exclude_type_checking_imports,
+            [c.spec.options for c in contracts],
+            sorted(states.items()),
+        ]
+    )
+    cached = cache.load(key)
+    if cached is not None:
+        try:
+            return [result_from_data(r) for r in cached["results"]], list(cached.get("warnings", []))
+        except (KeyError, TypeError, ValueError):
+            cache.warnings.append(f"cache file for this run in {settings.cache_dir} has an unknown shape; rebuilding it")
+    if result_cache.content_changed_in_place(cache.load_manifest(), states):
+        evidence.discard_graph_cache()
+    results = [_decide(c, evidence) for c in contracts]
+    warnings = [w for c in contracts for w in c.warnings(evidence)]
+    if not any(r.verdict is Verdict.ERROR for r in results):
+        cache.store_manifest(states)
+        cache.store(key, [result_to_data(r) for r in results], warnings)
+    return results, cache.warnings + warnings
 
 
 def _decide(contract: "Contract", evidence: Evidence) -> ContractResult:

@@ -1,0 +1,92 @@
+"""Contract results to and from plain data (dicts of JSON types), for the result cache."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from layering.domain.results import ContractResult, Hop, ItemResult, Verdict, Violation
+
+
+def violation_to_data(violation: Violation) -> dict[str, Any]:
+    return {
+        "path": violation.path,
+        "line": violation.line,
+        "column": violation.column,
+        "code": violation.code,
+        "message": violation.message,
+        "importer": violation.importer,
+        "imported": violation.imported,
+        "names": list(violation.names),
+        "qualifiers": list(violation.qualifiers),
+        "chain": [hop_to_data(h) for h in violation.chain],
+    }
+
+
+def hop_to_data(hop: Hop) -> dict[str, Any]:
+    return {
+        "importer": hop.importer,
+        "imported": hop.imported,
+        "path": hop.path,
+        "line": hop.line,
+        "names": list(hop.names),
+        "qualifiers": list(hop.qualifiers),
+    }
+
+
+def result_to_data(result: ContractResult) -> dict[str, Any]:
+    return {
+        "id": result.contract_id,
+        "name": result.name,
+        "type": result.type_name,
+        "verdict": result.verdict.value,
+        "violations": [violation_to_data(v) for v in result.violations],
+        "notes": list(result.notes),
+        "source_path": result.source_path,
+        "source_line": result.source_line,
+        "items": [
+            {
+                "key": item.key,
+                "verdict": item.verdict.value,
+                "violations": [violation_to_data(v) for v in item.violations],
+                "expected_broken": item.expected_broken,
+            }
+            for item in result.items
+        ],
+    }
+
+
+def _hop(data: dict[str, Any]) -> Hop:
+    return Hop(data["importer"], data["imported"], data["path"], data["line"], tuple(data["names"]), tuple(data["qualifiers"]))
+
+
+def _violation(data: dict[str, Any]) -> Violation:
+    return Violation(
+        path=data["path"],
+        line=data["line"],
+        code=data["code"],
+        message=data["message"],
+        importer=data["importer"],
+        imported=data["imported"],
+        names=tuple(data["names"]),
+        qualifiers=tuple(data["qualifiers"]),
+        chain=tuple(_hop(h) for h in data["chain"]),
+        column=data["column"],
+    )
+
+
+def result_from_data(data: dict[str, Any]) -> ContractResult:
+    """The inverse of `result_to_data`; KeyError or ValueError on data of another shape."""
+    return ContractResult(
+        contract_id=data["id"],
+        name=data["name"],
+        type_name=data["type"],
+        verdict=Verdict(data["verdict"]),
+        violations=tuple(_violation(v) for v in data["violations"]),
+        notes=tuple(data["notes"]),
+        source_path=data["source_path"],
+        source_line=data["source_line"],
+        items=tuple(
+            ItemResult(i["key"], Verdict(i["verdict"]), tuple(_violation(v) for v in i["violations"]), i["expected_broken"])
+            for i in data["items"]
+        ),
+    )
