@@ -10,6 +10,12 @@ class AcyclicSiblingsContract(ImportLinterContract):
 
     Options and verdicts are import-linter's (`importlinter.contracts.acyclic_siblings.AcyclicSiblingsContract`), with
     the same names as in its TOML configuration, so a team can paste its contracts in.
+
+    Example:
+        [[contracts]]
+        name = "No cycles between the subpackages of myapp"
+        type = "acyclic_siblings"
+        ancestors = ["myapp"]
     """
 
     type_name = "acyclic_siblings"

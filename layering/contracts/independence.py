@@ -10,6 +10,12 @@ class IndependenceContract(ImportLinterContract):
 
     Options and verdicts are import-linter's (`importlinter.contracts.independence.IndependenceContract`), with
     the same names as in its TOML configuration, so a team can paste its contracts in.
+
+    Example:
+        [[contracts]]
+        name = "Endpoint packages are independent"
+        type = "independence"
+        modules = ["myapp.api.orders", "myapp.api.users"]
     """
 
     type_name = "independence"

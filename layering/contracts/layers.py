@@ -10,6 +10,14 @@ class LayersContract(ImportLinterContract):
 
     Options and verdicts are import-linter's (`importlinter.contracts.layers.LayersContract`), with
     the same names as in its TOML configuration, so a team can paste its contracts in.
+
+    Example:
+        [[contracts]]
+        name = "Layers"
+        type = "layers"
+        layers = ["myapp.api", "myapp.domain | myapp.services", "myapp.infra"]
+        containers = []            # optional: apply the layers inside each container
+        ignore_imports = []        # optional: "importer -> imported" expressions
     """
 
     type_name = "layers"

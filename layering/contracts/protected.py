@@ -10,6 +10,13 @@ class ProtectedContract(ImportLinterContract):
 
     Options and verdicts are import-linter's (`importlinter.contracts.protected.ProtectedContract`), with
     the same names as in its TOML configuration, so a team can paste its contracts in.
+
+    Example:
+        [[contracts]]
+        name = "Only the repository layer touches the database models"
+        type = "protected"
+        protected_modules = ["myapp.db.models"]
+        allowed_importers = ["myapp.repository"]
     """
 
     type_name = "protected"
