@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from layering.contracts._common import Contract, OptionError, option
 from layering.domain.allowances import Allowance
-from layering.domain.patterns import ModulePattern, is_dotted_name
+from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
 from layering.domain.probes import ProbeOutcome, ProbeOutcomeKind, ProbeRequest
 from layering.domain.results import ContractResult, Hop, ItemResult, Verdict, Violation
 
@@ -159,11 +159,11 @@ class ProbeContract(Contract):
                         ),
                     )
                 )
-        if any(item.verdict is Verdict.ERROR for item in items):
-            errors = tuple(v for i in items if i.verdict is Verdict.ERROR for v in i.violations)
-            return dataclasses.replace(self.error(tuple(sorted(errors))), items=tuple(items))
         broken = [v for i in items if i.verdict is Verdict.BROKEN for v in i.violations]
         stale = [v for i in items if i.verdict is Verdict.UNEXPECTEDLY_KEPT for v in i.violations]
+        if any(item.verdict is Verdict.ERROR for item in items):
+            errors = [v for i in items if i.verdict is Verdict.ERROR for v in i.violations]
+            return dataclasses.replace(self.error(tuple(sorted(errors + broken + stale))), items=tuple(items))
         return dataclasses.replace(self.verdict(broken, stale), items=tuple(items))
 
     def _judge_module(self, evidence: "Evidence", outcome: ProbeOutcome, expected: bool, config_path: str) -> ItemResult:
@@ -200,11 +200,14 @@ class ProbeContract(Contract):
             for hop in loaded.chain
         )
         first = next((h for h in hops if h.path), None)
+        how = ""
+        if hops and hops[0].importer != module and is_within(module, hops[0].importer):
+            how = f" through its parent package {hops[0].importer}"
         return Violation(
             path=first.path if first else evidence.display_path(module),
             line=first.line if first else 0,
             code=LOADED,
-            message=f"importing {module} loads {loaded.module}",
+            message=f"importing {module} loads {loaded.module}{how}",
             importer=module,
             imported=loaded.module,
             chain=hops,
