@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from layering import __version__
 
-FORMATS = ("text",)
+FORMATS = ("text", "json", "github", "sarif")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,7 +27,14 @@ def _parser() -> argparse.ArgumentParser:
     probes.add_argument("--probe-only", action="store_true", help="run only probe contracts")
     check.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
     check.add_argument("--no-cache", action="store_true", help="build the import graph without reading or writing the cache")
-    check.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
+    check.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="report format: text for people, json (schema: layering/schema/report-v1.json), "
+        "github (Actions annotations), sarif (SARIF 2.1.0 for code scanning); default: text",
+    )
+    # pre-commit passes the changed files; every run checks the whole configuration, so they are ignored.
     check.add_argument("filenames", nargs="*", help=argparse.SUPPRESS)
     return parser
 
@@ -50,7 +57,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _check(arguments: argparse.Namespace) -> int:
     from layering.domain.errors import ConfigError
     from layering.engine.run import ProbeSelection, check_settings, locate_settings
-    from layering.reporting import text
 
     selection = ProbeSelection.ALL
     if arguments.no_probe:
@@ -65,14 +71,50 @@ def _check(arguments: argparse.Namespace) -> int:
         settings = locate_settings(arguments.config)
         report = check_settings(settings, arguments.contract, selection, use_cache=not arguments.no_cache, jobs=arguments.jobs, progress=progress)
     except ConfigError as error:
-        sys.stderr.write(text.render_error(error))
+        if progress:
+            sys.stderr.write("\r\x1b[K")
+        _write_error(arguments.format, error)
         return 2
     if progress:
         sys.stderr.write("\r\x1b[K")
-    colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    sys.stdout.write(text.render(report, colour=colour))
+    sys.stdout.write(_render(arguments.format, report))
     sys.stdout.flush()
     return report.exit_code
+
+
+def _colour() -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set to anything (no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def _render(format: str, report) -> str:
+    from layering.reporting import github, json, sarif, text
+
+    if format == "json":
+        return json.render(report)
+    if format == "github":
+        return github.render(report)
+    if format == "sarif":
+        return sarif.render(report)
+    return text.render(report, colour=_colour())
+
+
+def _write_error(format: str, error) -> None:
+    """Configuration errors in the chosen format: machine formats on stdout, text on stderr."""
+    from layering.reporting import github, json, sarif, text
+
+    if format == "json":
+        sys.stdout.write(json.render_error(error))
+    elif format == "github":
+        sys.stdout.write(github.render_error(error))
+    elif format == "sarif":
+        sys.stdout.write(sarif.render_error(error))
+    else:
+        sys.stderr.write(text.render_error(error))
+        return
+    sys.stdout.flush()
+    if format != "github":  # json and SARIF usually go to a file: the job log shows the error too
+        sys.stderr.write(text.render_error(error))
 
 
 def _progress_line(done: int, total: int) -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import shutil
 
 import pytest
 
-from conftest import REPO
+REPO = Path(__file__).resolve().parents[2]
+
 
 PACKAGE = {
     "src/app/__init__.py": "",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from conftest import REPO
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
 
 
 def test_layering_keeps_its_own_contracts(project):

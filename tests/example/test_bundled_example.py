@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+REPO = Path(__file__).resolve().parents[2]
+
 
 SERVE = "examples/serve/tensorrt_llm/serve"
 

@@ -1,0 +1,120 @@
+"""The JSON report: a documented, versioned document for scripts (`--format json`).
+
+Its JSON Schema is `layering/schema/report-v1.json`; `schema_version` changes only when a
+field is removed or changes meaning (new fields may be added within a version). Paths in
+violations are as the text report shows them: relative to `base_dir` (the configuration's
+directory) when they lie below it, absolute otherwise. Order is the report's: contracts in
+configuration order, violations sorted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from layering import __version__
+from layering.domain.errors import ConfigError
+from layering.domain.results import ContractResult, Hop, ItemResult, RunReport, Verdict, Violation
+
+SCHEMA_VERSION = 1
+CONTROL_PREFIX = "control:"
+
+
+def _tool() -> dict[str, str]:
+    return {"name": "layering", "version": __version__}
+
+
+def document(report: RunReport) -> dict[str, Any]:
+    counts = {verdict.value: report.count(verdict) for verdict in Verdict}
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": _tool(),
+        "config_path": report.config_path,
+        "base_dir": os.path.dirname(report.config_path),
+        "exit_code": report.exit_code,
+        "summary": {
+            "contracts": len(report.results),
+            **counts,
+            "violations": sum(len(r.violations) for r in report.results),
+        },
+        "warnings": list(report.warnings),
+        "contracts": [_contract(r) for r in report.results],
+    }
+
+
+def error_document(error: ConfigError) -> dict[str, Any]:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": _tool(),
+        "exit_code": 2,
+        "errors": [
+            {"path": p.path, "line": p.line, "column": p.column, "message": p.message, "hint": p.hint}
+            for p in error.problems
+        ],
+    }
+
+
+def render(report: RunReport) -> str:
+    return _dump(document(report))
+
+
+def render_error(error: ConfigError) -> str:
+    return _dump(error_document(error))
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _contract(result: ContractResult) -> dict[str, Any]:
+    return {
+        "id": result.contract_id,
+        "name": result.name,
+        "type": result.type_name,
+        "verdict": result.verdict.value,
+        "passes": result.verdict.passes,
+        "source": {"path": result.source_path, "line": result.source_line},
+        "violations": [_violation(v) for v in result.violations],
+        "notes": list(result.notes),
+        "items": [_item(i) for i in result.items],
+    }
+
+
+def _item(item: ItemResult) -> dict[str, Any]:
+    control = item.key.startswith(CONTROL_PREFIX)
+    return {
+        "key": item.key,
+        "kind": "control" if control else "module",
+        "module": item.key[len(CONTROL_PREFIX):] if control else item.key,
+        "verdict": item.verdict.value,
+        "passes": item.verdict.passes,
+        "expected_broken": item.expected_broken,
+        "violations": [_violation(v) for v in item.violations],
+    }
+
+
+def _violation(violation: Violation) -> dict[str, Any]:
+    return {
+        "code": violation.code,
+        "message": violation.message,
+        "path": violation.path,
+        "line": violation.line,
+        "column": violation.column,
+        "importer": violation.importer,
+        "imported": violation.imported,
+        "names": list(violation.names),
+        "qualifiers": list(violation.qualifiers),
+        "chain": [_hop(h) for h in violation.chain],
+    }
+
+
+def _hop(hop: Hop) -> dict[str, Any]:
+    return {
+        "importer": hop.importer,
+        "imported": hop.imported,
+        "path": hop.path,
+        "line": hop.line,
+        "names": list(hop.names),
+        "qualifiers": list(hop.qualifiers),
+    }

@@ -1,0 +1,176 @@
+"""SARIF 2.1.0 (`--format sarif`), for code scanning: one run, one rule per finding code.
+
+Each finding is a result with level "error", its rule id (the stable code, e.g. LY001), a
+message naming the contract, a physical location relative to `%SRCROOT%` (the current
+directory: the checkout, in a workflow) and, for chains of imports, related locations and a
+code flow through each import statement. Known findings (`expect = "broken"`,
+`expect_loaded`) are results with an external suppression, so they show as dismissed.
+Configuration errors are tool configuration notifications of a failed invocation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pathlib
+from typing import Any
+
+from layering import __version__
+from layering.domain.errors import ConfigError
+from layering.domain.results import Hop, RunReport
+from layering.reporting._findings import Finding, PathMapper, describe, findings
+from layering.reporting.codes import CONFIG_ERROR, RULES, rule_description, rule_name
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+INFORMATION_URI = "https://pypi.org/project/layering/"
+SRCROOT = "%SRCROOT%"
+
+
+def _driver(codes: list[str]) -> dict[str, Any]:
+    return {
+        "name": "layering",
+        "version": __version__,
+        "semanticVersion": __version__,
+        "informationUri": INFORMATION_URI,
+        "rules": [
+            {
+                "id": code,
+                "name": rule_name(code),
+                "shortDescription": {"text": rule_description(code)},
+                "defaultConfiguration": {"level": "error"},
+                "helpUri": INFORMATION_URI,
+            }
+            for code in codes
+        ],
+    }
+
+
+def _log(run: dict[str, Any]) -> str:
+    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def _base_ids(paths: PathMapper) -> dict[str, Any]:
+    uri = pathlib.Path(paths.root).as_uri()
+    return {SRCROOT: {"uri": uri if uri.endswith("/") else uri + "/"}}
+
+
+def _location(paths: PathMapper, path: str, line: int, column: int = 0, message: str = "") -> dict[str, Any]:
+    relative = paths.relative(path)
+    if relative is not None:
+        artifact = {"uri": relative, "uriBaseId": SRCROOT}
+    else:
+        artifact = {"uri": pathlib.Path(paths.absolute(path)).as_uri()}
+    physical: dict[str, Any] = {"artifactLocation": artifact}
+    if line > 0:
+        region: dict[str, Any] = {"startLine": line}
+        if column > 1:
+            region["startColumn"] = column
+        physical["region"] = region
+    location: dict[str, Any] = {"physicalLocation": physical}
+    if message:
+        location["message"] = {"text": message}
+    return location
+
+
+def _hop_text(hop: Hop) -> str:
+    names = f" ({', '.join(hop.names)})" if hop.names else ""
+    quals = f" [{', '.join(hop.qualifiers)}]" if hop.qualifiers else ""
+    return f"{hop.importer} -> {hop.imported}{names}{quals}"
+
+
+def _result(finding: Finding, paths: PathMapper, rule_index: int) -> dict[str, Any]:
+    contract = finding.result
+    violation = finding.violation
+    text = f"{describe(violation)} (contract: {contract.name}"
+    text += f" [{contract.contract_id}]" if contract.contract_id != contract.name else ""
+    text += f"; module {finding.item})" if finding.item else ")"
+    path, line = (violation.path, violation.line) if violation.path else (contract.source_path, contract.source_line)
+    fingerprint = "\0".join((contract.contract_id, finding.item, violation.code, violation.importer, violation.imported, violation.message))
+    result: dict[str, Any] = {
+        "ruleId": violation.code,
+        "ruleIndex": rule_index,
+        "level": "error",
+        "message": {"text": text},
+        "locations": [_location(paths, path, line, violation.column)],
+        "partialFingerprints": {"layeringFinding/v1": hashlib.sha256(fingerprint.encode()).hexdigest()[:32]},
+        "properties": {
+            "contract": contract.contract_id,
+            "contractName": contract.name,
+            "contractType": contract.type_name,
+            "verdict": contract.verdict.value,
+        },
+    }
+    if finding.item:
+        result["properties"]["item"] = finding.item
+    if violation.importer:
+        result["properties"]["importer"] = violation.importer
+    if violation.imported:
+        result["properties"]["imported"] = violation.imported
+    hops = [h for h in violation.chain if h.path]
+    if hops:
+        result["relatedLocations"] = [
+            dict(_location(paths, h.path, h.line, message=_hop_text(h)), id=number)
+            for number, h in enumerate(hops, start=1)
+        ]
+        result["codeFlows"] = [
+            {
+                "threadFlows": [
+                    {
+                        "locations": [
+                            {"location": _location(paths, h.path, h.line, message=_hop_text(h)), "nestingLevel": 0, "executionOrder": number}
+                            for number, h in enumerate(hops, start=1)
+                        ]
+                    }
+                ]
+            }
+        ]
+    if finding.expected:
+        result["suppressions"] = [
+            {"kind": "external", "status": "accepted", "justification": 'known: expect = "broken" / expect_loaded in the configuration'}
+        ]
+    return result
+
+
+def render(report: RunReport, root: str | None = None) -> str:
+    paths = PathMapper(report.config_path, root)
+    found = [f for r in report.results for f in findings(r)]
+    codes = list(RULES)
+    codes.extend(sorted({f.violation.code for f in found} - set(codes)))
+    index = {code: number for number, code in enumerate(codes)}
+    notifications = [
+        {"level": "warning", "message": {"text": warning}, "descriptor": {"id": "configuration-warning"}}
+        for warning in report.warnings
+    ]
+    invocation: dict[str, Any] = {"executionSuccessful": report.exit_code != 2, "exitCode": report.exit_code}
+    if notifications:
+        invocation["toolConfigurationNotifications"] = notifications
+    run = {
+        "tool": {"driver": _driver(codes)},
+        "originalUriBaseIds": _base_ids(paths),
+        "invocations": [invocation],
+        "results": [_result(f, paths, index[f.violation.code]) for f in found],
+        "columnKind": "unicodeCodePoints",
+    }
+    return _log(run)
+
+
+def render_error(error: ConfigError, root: str | None = None) -> str:
+    paths = PathMapper("", root)
+    notifications = []
+    for problem in error.problems:
+        text = problem.message + (f" (hint: {problem.hint})" if problem.hint else "")
+        notification: dict[str, Any] = {
+            "level": "error",
+            "message": {"text": text},
+            "descriptor": {"id": CONFIG_ERROR},
+            "locations": [_location(paths, problem.path, problem.line, problem.column)],
+        }
+        notifications.append(notification)
+    run = {
+        "tool": {"driver": _driver(list(RULES))},
+        "originalUriBaseIds": _base_ids(paths),
+        "invocations": [{"executionSuccessful": False, "exitCode": 2, "toolConfigurationNotifications": notifications}],
+        "results": [],
+    }
+    return _log(run)

@@ -1,0 +1,283 @@
+"""`layering check --format text|json|github|sarif`: the real CLI on small packages.
+
+JSON is validated against the shipped schema (layering/schema/report-v1.json) with jsonschema;
+SARIF against sarif-pydantic's SARIF 2.1.0 object model, read strictly (no unknown property).
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+from pydantic import BaseModel
+
+from frontdoors_support import run_cli
+from layering.reporting.github import command, escape_data, escape_property
+
+# --- JSON ----------------------------------------------------------------------------------
+
+
+def _schema() -> dict:
+    text = (importlib.resources.files("layering") / "schema" / "report-v1.json").read_text(encoding="utf-8")
+    schema = json.loads(text)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return schema
+
+
+def _valid_json(stdout: str) -> dict:
+    document = json.loads(stdout)
+    jsonschema.Draft202012Validator(_schema()).validate(document)
+    return document
+
+
+def test_json_broken(broken: Path) -> None:
+    run = run_cli(broken, "--format", "json")
+    assert run.returncode == 1, run.stderr
+    document = _valid_json(run.stdout)
+    assert document["schema_version"] == 1
+    assert document["exit_code"] == 1
+    assert document["config_path"] == str(broken / "contracts.toml")
+    assert document["summary"] == {
+        "contracts": 3, "kept": 0, "broken": 2, "expected_broken": 1, "unexpectedly_kept": 0, "error": 0, "violations": 4,
+    }
+    by_id = {c["id"]: c for c in document["contracts"]}
+    assert [c["id"] for c in document["contracts"]] == ["no-sub", "leaf", "known"]
+    assert by_id["no-sub"]["verdict"] == "broken" and by_id["no-sub"]["type"] == "forbidden"
+    assert by_id["no-sub"]["source"] == {"path": str(broken / "contracts.toml"), "line": 5}
+    chain, direct = by_id["no-sub"]["violations"]
+    assert (chain["code"], chain["path"], chain["line"], chain["importer"], chain["imported"]) == ("LY002", "src/app/a.py", 1, "app.a", "app.sub.x")
+    assert [(h["path"], h["line"], h["importer"], h["imported"], h["names"]) for h in chain["chain"]] == [
+        ("src/app/a.py", 1, "app.a", "app.b", ["b"]),
+        ("src/app/b.py", 2, "app.b", "app.sub.x", ["x"]),
+    ]
+    assert (direct["code"], direct["line"], direct["names"], direct["qualifiers"]) == ("LY001", 5, ["x"], ["function-level"])
+    assert by_id["known"]["verdict"] == "expected_broken" and by_id["known"]["passes"] is True
+
+
+def test_json_kept(kept: Path) -> None:
+    run = run_cli(kept, "--format", "json")
+    assert run.returncode == 0, run.stderr
+    document = _valid_json(run.stdout)
+    assert document["exit_code"] == 0
+    assert [c["verdict"] for c in document["contracts"]] == ["kept", "kept", "expected_broken"]
+    assert document["contracts"][0]["violations"] == [] and document["contracts"][0]["items"] == []
+
+
+def test_json_config_error(misconfigured: Path) -> None:
+    run = run_cli(misconfigured, "--format", "json")
+    assert run.returncode == 2
+    document = _valid_json(run.stdout)
+    assert document["exit_code"] == 2 and "contracts" not in document
+    (error,) = document["errors"]
+    assert error["path"] == str(misconfigured / "contracts.toml")
+    assert error["line"] == 11
+    assert "forbiden" in error["message"] and "forbidden_modules" in error["message"]
+    assert "contracts.toml:11" in run.stderr  # the job log shows it too
+
+
+def test_json_is_deterministic(broken: Path) -> None:
+    first = run_cli(broken, "--format", "json").stdout
+    assert run_cli(broken, "--format", "json").stdout == first
+
+
+def test_json_schema_rejects_a_wrong_document(broken: Path) -> None:
+    document = json.loads(run_cli(broken, "--format", "json").stdout)
+    document["contracts"][0]["verdict"] = "fine"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(_schema()).validate(document)
+
+
+# --- GitHub --------------------------------------------------------------------------------
+
+
+def test_github_escaping() -> None:
+    assert escape_data("100% done\r\nnext") == "100%25 done%0D%0Anext"
+    assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
+    assert command("error", "m: a, b", file="x,y.py", line=3, title="t:1") == "::error file=x%2Cy.py,line=3,title=t%3A1::m: a, b"
+
+
+def test_github_broken(broken: Path) -> None:
+    run = run_cli(broken, "--format", "github")
+    assert run.returncode == 1, run.stderr
+    lines = run.stdout.splitlines()
+    errors = [line for line in lines if line.startswith("::error ")]
+    assert errors[0].startswith("::error file=src/app/a.py,line=1,title=LY002 a does not import sub::app.a imports app.sub.x through 2 imports%0A")
+    assert "%0Asrc/app/a.py:1: app.a -> app.b (b)%0Asrc/app/b.py:2: app.b -> app.sub.x (x)%0A" in errors[0]
+    assert errors[1].startswith("::error file=src/app/a.py,line=5,title=LY001 a does not import sub::app.a imports app.sub.x (x) [function-level]")
+    # `:`, `,` and `%` in a property are escaped; in the message only `%` and line breaks.
+    assert errors[2].startswith("::error file=src/app/b.py,line=2,title=LY003 b is a leaf%3A no sub%2C 100%25 sure::")
+    assert "contract: b is a leaf: no sub, 100%25 sure [leaf]" in errors[2]
+    assert len(errors) == 3  # the expected-broken contract is a notice, not an error
+    (notice,) = [line for line in lines if line.startswith("::notice ")]
+    assert notice.startswith("::notice file=contracts.toml,line=19,title=a does not import b is broken as expected::")
+    assert lines[-1] == "Contracts: 0 kept, 2 broken, 1 broken as expected."
+
+
+def test_github_kept(kept: Path) -> None:
+    run = run_cli(kept, "--format", "github")
+    assert run.returncode == 0, run.stderr
+    assert not [line for line in run.stdout.splitlines() if line.startswith("::error")]
+    assert run.stdout.splitlines()[-1] == "Contracts: 2 kept, 0 broken, 1 broken as expected."
+
+
+def test_github_paths_are_relative_to_the_checkout(broken: Path) -> None:
+    run = run_cli(broken.parent, "--format", "github", "--config", "broken/contracts.toml")
+    assert "::error file=broken/src/app/a.py,line=1," in run.stdout
+
+
+def test_github_config_error(misconfigured: Path) -> None:
+    run = run_cli(misconfigured, "--format", "github")
+    assert run.returncode == 2
+    (line,) = run.stdout.splitlines()
+    assert line.startswith("::error file=contracts.toml,line=11,title=layering%3A configuration error::contract 'a does not import sub': unrecognized option 'forbiden'")
+    assert "%0Ahint: " in line
+
+
+# --- SARIF ---------------------------------------------------------------------------------
+
+# SARIF 2.1.0 properties that sarif-pydantic does not model; everything else must be modelled.
+_UNMODELLED = {"columnKind", "exitCode", "toolConfigurationNotifications", "toolExecutionNotifications", "suppressions"}
+
+
+def _unknown_properties(node: object, where: str = "log") -> list[str]:
+    found = []
+    if isinstance(node, BaseModel):
+        found.extend(f"{where}.{key}" for key in (node.model_extra or {}) if key not in _UNMODELLED)
+        for name in type(node).model_fields:
+            if name != "properties":  # property bags hold anything
+                found.extend(_unknown_properties(getattr(node, name), f"{where}.{name}"))
+    elif isinstance(node, (list, tuple)):
+        for number, value in enumerate(node):
+            found.extend(_unknown_properties(value, f"{where}[{number}]"))
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            found.extend(_unknown_properties(value, f"{where}[{key}]"))
+    return found
+
+
+def _valid_sarif(stdout: str) -> dict:
+    import sarif_pydantic
+
+    document = json.loads(stdout)
+    log = sarif_pydantic.Sarif.model_validate(document)
+    assert _unknown_properties(log) == []
+    for invocation in document["runs"][0].get("invocations", []):
+        for notification in invocation.get("toolConfigurationNotifications", []):
+            assert _unknown_properties(sarif_pydantic.sarif.Notification.model_validate(notification)) == []
+    for result in document["runs"][0]["results"]:
+        for suppression in result.get("suppressions", []):
+            assert _unknown_properties(sarif_pydantic.sarif.Suppression.model_validate(suppression)) == []
+            assert suppression["kind"] in ("inSource", "external")
+    assert document["version"] == "2.1.0" and "sarif-schema-2.1.0.json" in document["$schema"]
+    assert len(document["runs"]) == 1
+    driver = document["runs"][0]["tool"]["driver"]
+    assert driver["name"] == "layering" and driver["version"] and driver["informationUri"].startswith("https://")
+    rule_ids = [rule["id"] for rule in driver["rules"]]
+    assert len(rule_ids) == len(set(rule_ids))
+    for result in document["runs"][0]["results"]:
+        assert rule_ids[result["ruleIndex"]] == result["ruleId"]
+        assert result["level"] == "error"
+        for location in result["locations"] + result.get("relatedLocations", []):
+            artifact = location["physicalLocation"]["artifactLocation"]
+            assert artifact["uriBaseId"] == "%SRCROOT%" and not artifact["uri"].startswith("/")
+            assert location["physicalLocation"]["region"]["startLine"] >= 1
+    return document
+
+
+def test_sarif_broken(broken: Path) -> None:
+    run = run_cli(broken, "--format", "sarif")
+    assert run.returncode == 1, run.stderr
+    document = _valid_sarif(run.stdout)
+    results = document["runs"][0]["results"]
+    rules = {rule["id"] for rule in document["runs"][0]["tool"]["driver"]["rules"]}
+    assert {"LY001", "LY002", "LY003", "LY020", "LY032", "LY040"} <= rules
+    summary = [
+        (r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["locations"][0]["physicalLocation"]["region"]["startLine"], "suppressions" in r)
+        for r in results
+    ]
+    assert summary == [
+        ("LY002", "src/app/a.py", 1, False),
+        ("LY001", "src/app/a.py", 5, False),
+        ("LY003", "src/app/b.py", 2, False),
+        ("LY001", "src/app/a.py", 1, True),
+    ]
+    chain = results[0]
+    assert [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in chain["relatedLocations"]] == ["src/app/a.py", "src/app/b.py"]
+    assert len(chain["codeFlows"][0]["threadFlows"][0]["locations"]) == 2
+    assert "a does not import sub" in chain["message"]["text"]
+    assert document["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] == broken.as_uri() + "/"
+    assert results[3]["suppressions"][0]["kind"] == "external"
+    fingerprints = [r["partialFingerprints"]["layeringFinding/v1"] for r in results]
+    assert len(set(fingerprints)) == len(fingerprints)
+    assert run_cli(broken, "--format", "sarif").stdout == run.stdout
+
+
+def test_sarif_kept(kept: Path) -> None:
+    run = run_cli(kept, "--format", "sarif")
+    assert run.returncode == 0, run.stderr
+    document = _valid_sarif(run.stdout)
+    assert all("suppressions" in r for r in document["runs"][0]["results"])
+    assert document["runs"][0]["invocations"][0]["executionSuccessful"] is True
+
+
+def test_sarif_config_error(misconfigured: Path) -> None:
+    run = run_cli(misconfigured, "--format", "sarif")
+    assert run.returncode == 2
+    document = _valid_sarif(run.stdout)
+    (invocation,) = document["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    (notification,) = invocation["toolConfigurationNotifications"]
+    assert notification["level"] == "error"
+    location = notification["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "contracts.toml" and location["region"]["startLine"] == 11
+
+
+# --- text: colour and pipes ----------------------------------------------------------------
+
+
+def _on_a_terminal(cwd: Path, env: dict[str, str]) -> str:
+    """The CLI's output with stdout on a pseudo-terminal."""
+    leader, follower = pty.openpty()
+    environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    environment.update(env)
+    process = subprocess.Popen([sys.executable, "-m", "layering", "check"], cwd=cwd, stdout=follower, stderr=subprocess.DEVNULL, env=environment)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    process.wait(timeout=60)
+    os.close(leader)
+    return b"".join(chunks).decode()
+
+
+def test_text_colour_only_on_a_terminal_without_no_color(broken: Path) -> None:
+    assert "\x1b[" not in run_cli(broken).stdout
+    assert "\x1b[31mBROKEN\x1b[0m" in _on_a_terminal(broken, {"TERM": "xterm"})
+    assert "\x1b[" not in _on_a_terminal(broken, {"TERM": "xterm", "NO_COLOR": "1"})
+
+
+@pytest.mark.parametrize("format", ["text", "json"])
+def test_broken_pipe_exits_quietly(broken: Path, format: str) -> None:
+    process = subprocess.Popen(
+        f"{sys.executable} -m layering check --format {format} | head -c 1",
+        shell=True,
+        cwd=broken,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    out, err = process.communicate(timeout=60)
+    assert len(out) == 1
+    assert b"Traceback" not in err and b"BrokenPipe" not in err
