@@ -88,6 +88,7 @@ class ImportLinterContract(Contract):
     importlinter_class: ClassVar[str]
     violation_code: ClassVar[str]
     needs_graph = True
+    rendered: tuple[str, ...] = ()
 
     def _read_options(self, raw: dict[str, Any]) -> None:
         from importlinter.domain.contract import InvalidContractOptions
@@ -120,24 +121,24 @@ class ImportLinterContract(Contract):
             check = self.delegate.check(evidence.graph_copy(), verbose=False)
         except ValueError as error:  # import-linter's word for options that do not fit the graph
             raise ContractInvalid(str(error)) from None
-        self.rendered = self._render(check) if not check.kept else ()
         if check.kept:
             return []
         violations = [self._violation(evidence, chain) for chain in chains_in(check.metadata)]
         if not violations:
+            # A result whose metadata holds no chain: show import-linter's own words for it.
+            self.rendered = self._render(check)
             violations = [
                 Violation(
                     path=evidence.settings.display_path(evidence.settings.path),
                     line=self.spec.line,
                     code=self.violation_code,
-                    message=line,
+                    message=self.rendered[0] if self.rendered else "broken (see import-linter's report)",
                 )
-                for line in self.rendered[:1] or ("broken (see import-linter's report)",)
             ]
         return violations
 
     def notes(self) -> tuple[str, ...]:
-        return tuple(getattr(self, "rendered", ()))
+        return self.rendered
 
     def _render(self, check: Any) -> tuple[str, ...]:
         """import-linter's own report of the broken contract, as plain text."""

@@ -33,6 +33,7 @@ class Evidence:
         self.use_cache = use_cache
         self._facts: dict[str, tuple[ImportFact, ...]] = {}
         self._paths: dict[str, str | None] = {}
+        self.graph_users = 0
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
         searched = ", ".join(self.settings.display_path(r) or "." for r in missing.searched)
@@ -157,9 +158,16 @@ class Evidence:
             shutil.rmtree(self.graph_cache_dir, ignore_errors=True)
 
     def graph_copy(self) -> Any:
-        """A copy of the graph that one contract may change (remove ignored imports) alone."""
+        """A graph that one contract may change (remove ignored imports) alone.
+
+        A copy, except for the last of the `graph_users` contracts, which gets the graph
+        itself: no one looks at it afterwards, and a large graph is slow to copy.
+        """
         import copy
 
+        self.graph_users -= 1
+        if self.graph_users <= 0:
+            return self.graph
         return copy.deepcopy(self.graph)
 
     def _resolve(self, importer: str, path: str, raw: RawImport) -> list[ImportFact]:
