@@ -1,11 +1,46 @@
-"""Build the module graph with grimp, with the source roots on the path and errors located."""
+"""Build the module graph with grimp, with the source roots on the path and errors located.
+
+grimp is given three things it does not do by itself:
+
+* a directory walk that follows each symlinked directory at most once and never one that
+  points back into the package, so a symlink loop cannot make the walk run forever (grimp's
+  own `os.walk(followlinks=True)` does); `package_files` walks the same way;
+* a cache that can never stop a run: a cache directory that cannot be created or written is
+  skipped, a cache file that cannot be read (garbage, truncated, not UTF-8, the wrong shape)
+  is discarded and the graph rebuilt; each is said once on stderr;
+* source errors located the way the rest of layering locates them: a file grimp cannot
+  parse or decode is re-read with `source_facts`, so the message and line match what a
+  direct-import rule reports for the same file.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
+import re
 import sys
+from collections.abc import Iterator
 from typing import Any
 
-from layering.adapters.source_facts import SourceUnreadable
+from layering.adapters.package_files import follow_directory
+from layering.adapters.source_facts import SourceUnreadable, parse_imports
+
+_warned: set[str] = set()
+
+RUST_STACK_BYTES = 256 * 1024 * 1024
+
+
+def warn_once(message: str) -> None:
+    """Write `layering: warning: <message>` to stderr, once per message per process."""
+    if message in _warned:
+        return
+    _warned.add(message)
+    try:
+        sys.stderr.write(f"layering: warning: {message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr closed: the warning is not worth a crash
+        pass
 
 
 def build_graph(
@@ -19,6 +54,39 @@ def build_graph(
     The source roots go first on `sys.path` for the build, so that a checkout is read from
     source even when another copy of the package is installed.
     """
+    # grimp parses on Rust threads with 2 MiB stacks, which a long chain like `1+1+...+1`
+    # (tens of thousands of terms) overflows: a segfault, not an error. Reserve more (address
+    # space only); read when grimp first starts its threads, so it must be set before that.
+    os.environ.setdefault("RUST_MIN_STACK", str(RUST_STACK_BYTES))
+    _refuse_regular_parents(root_packages, source_roots)
+    if cache_dir is not None:
+        cache_dir = _usable_cache_dir(cache_dir)
+    if cache_dir is None:
+        return _build(root_packages, source_roots, exclude_type_checking_imports, None, None)
+    try:
+        return _build(root_packages, source_roots, exclude_type_checking_imports, cache_dir, cache_dir)
+    except SourceUnreadable:
+        raise
+    except Exception as error:  # noqa: BLE001 - any failure with a cache is retried without it
+        reason = _short(error)
+    warn_once(f"the import graph cache in {_shown(cache_dir)} could not be used ({reason}); rebuilt it")
+    if _discard_cache_files(cache_dir, root_packages):
+        try:
+            return _build(root_packages, source_roots, exclude_type_checking_imports, cache_dir, cache_dir)
+        except SourceUnreadable:
+            raise
+        except Exception:  # noqa: BLE001
+            pass
+    return _build(root_packages, source_roots, exclude_type_checking_imports, None, cache_dir)
+
+
+def _build(
+    root_packages: tuple[str, ...],
+    source_roots: tuple[str, ...],
+    exclude_type_checking_imports: bool,
+    cache_dir: str | None,
+    configured_cache: str | None,
+) -> Any:
     import grimp
     from grimp.exceptions import SourceSyntaxError
 
@@ -26,14 +94,201 @@ def build_graph(
     sys.path[:0] = [root for root in source_roots if root not in sys.path[: len(source_roots)]]
     shadowing = {name: sys.modules.pop(name) for name in root_packages if name in sys.modules}
     try:
-        return grimp.build_graph(
-            *root_packages,
-            include_external_packages=True,
-            exclude_type_checking_imports=exclude_type_checking_imports,
-            cache_dir=cache_dir,
-        )
+        with _loop_safe_walk(), _cache_warnings(cache_dir):
+            return grimp.build_graph(
+                *root_packages,
+                include_external_packages=True,
+                exclude_type_checking_imports=exclude_type_checking_imports,
+                cache_dir=cache_dir,
+            )
     except SourceSyntaxError as error:
-        raise SourceUnreadable(error.filename, error.lineno or 0, f"syntax error: {error.text or ''}".strip()) from None
+        raise _located(error.filename, error.lineno or 1, f"syntax error: {(error.text or '').strip()}") from None
+    except UnicodeError as error:
+        path = _undecodable_file(error)
+        if path is None or (configured_cache is not None and _is_within_dir(path, configured_cache)):
+            raise
+        raise _located(path, 1, f"is not valid source text ({_short(error)})") from None
     finally:
         sys.path[:] = saved_path
         sys.modules.update(shadowing)
+
+
+def _refuse_regular_parents(root_packages: tuple[str, ...], source_roots: tuple[str, ...]) -> None:
+    """A dotted root package must lie in namespace packages only: grimp finds it with
+    `importlib.util.find_spec`, which would import (run) a regular parent's `__init__.py`
+    before failing. Static contracts never run the project's code, so refuse first. The
+    parents are looked up the way the import system would (source roots first, then
+    `sys.path`), with `PathFinder`, which imports nothing."""
+    from importlib.machinery import PathFinder
+
+    for package in root_packages:
+        parts = package.split(".")
+        search = list(source_roots) + [p for p in sys.path if p not in source_roots]
+        for size in range(1, len(parts)):
+            parent = ".".join(parts[:size])
+            try:
+                spec = PathFinder.find_spec(parent, search)
+            except (ImportError, ValueError, OSError):
+                return
+            if spec is None:
+                break
+            if spec.origin is not None and spec.origin != "namespace":
+                raise SourceUnreadable(
+                    spec.origin, 1,
+                    f"root package '{package}' lies inside the regular package '{parent}', which would "
+                    f"have to be imported to build the graph; name '{parent}' in root_packages instead",
+                )
+            search = list(spec.submodule_search_locations or [])
+
+
+def _located(path: str, line: int, fallback: str) -> SourceUnreadable:
+    """The error for a file grimp could not read, as `source_facts` words it for the same file."""
+    try:
+        parse_imports(path)
+    except SourceUnreadable as unreadable:
+        return unreadable
+    return SourceUnreadable(path, line, fallback)
+
+
+_UNDECODABLE = re.compile(r"Failed to decode file (.+?)(?: as UTF-8:| \(|$)")
+
+
+def _undecodable_file(error: Exception) -> str | None:
+    found = _UNDECODABLE.search(str(error))
+    return found.group(1) if found else None
+
+
+def _is_within_dir(path: str, directory: str) -> bool:
+    path, directory = os.path.abspath(path), os.path.abspath(directory)
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def _short(error: BaseException) -> str:
+    if isinstance(error, UnicodeError):
+        return "a file in it is not UTF-8 text"
+    text = str(error).strip().splitlines()
+    first = text[0] if text else ""
+    return f"{type(error).__name__}: {first}" if first else type(error).__name__
+
+
+def _shown(path: str) -> str:
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
+
+
+# --------------------------------------------------------------------------- the cache
+
+
+def _usable_cache_dir(cache_dir: str) -> str | None:
+    """`cache_dir`, created if need be; None (said once) when it cannot be created or written."""
+    try:
+        os.makedirs(cache_dir, exist_ok=True)
+        if not os.path.isdir(cache_dir):
+            raise NotADirectoryError(f"{cache_dir} is not a directory")
+        if not os.access(cache_dir, os.W_OK | os.X_OK):
+            raise PermissionError("not writable")
+    except OSError as error:
+        reason = error.strerror or str(error)
+        warn_once(f"cannot use the cache directory {_shown(cache_dir)} ({reason}); the import graph is built without a cache")
+        return None
+    return cache_dir
+
+
+def _discard_cache_files(cache_dir: str, root_packages: tuple[str, ...]) -> bool:
+    """Remove grimp's cache files (meta and data files only) from `cache_dir`; True if all went."""
+    try:
+        names = os.listdir(cache_dir)
+    except OSError:
+        return False
+    tops = {f"{root}.meta.json" for root in root_packages}
+    ok = True
+    for name in names:
+        if name in tops or name.endswith(".data.json"):
+            try:
+                os.remove(os.path.join(cache_dir, name))
+            except FileNotFoundError:
+                pass
+            except OSError:
+                ok = False
+    return ok
+
+
+class _CorruptCacheRecorder(logging.Handler):
+    """Collects grimp's warnings about cache files it could not use, instead of printing them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def _cache_warnings(cache_dir: str | None) -> Iterator[None]:
+    logger = logging.getLogger("grimp.adaptors.caching")
+    recorder = _CorruptCacheRecorder()
+    saved = logger.propagate
+    logger.addHandler(recorder)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(recorder)
+        logger.propagate = saved
+        if recorder.messages and cache_dir is not None:
+            warn_once(f"the import graph cache in {_shown(cache_dir)} was corrupt (ignored it and rebuilt it)")
+
+
+# --------------------------------------------------------------------------- the walk
+
+
+def walk_once(top: str) -> Iterator[tuple[str, list[str], list[str]]]:
+    """`os.walk(top, followlinks=True)`, in sorted order, following a symlinked directory only
+    when it points outside `top` and to a directory not walked yet (so loops end)."""
+    real_top = os.path.realpath(top)
+    seen: set[tuple[int, int]] = set()
+    for dirpath, dirnames, filenames in os.walk(top, followlinks=True):
+        try:
+            status = os.stat(dirpath)
+        except OSError:
+            dirnames[:] = []
+            continue
+        key = (status.st_dev, status.st_ino)
+        if key in seen:
+            dirnames[:] = []
+            continue
+        seen.add(key)
+        kept = []
+        for name in sorted(dirnames):
+            if follow_directory(os.path.join(dirpath, name), real_top):
+                kept.append(name)
+        dirnames[:] = kept
+        # A broken symlink is no module (package_files skips it too); grimp would fail on it.
+        filenames[:] = sorted(f for f in filenames if os.path.isfile(os.path.join(dirpath, f)))
+        yield dirpath, dirnames, filenames
+
+
+@contextlib.contextmanager
+def _loop_safe_walk() -> Iterator[None]:
+    from grimp.application.config import settings
+
+    try:
+        original = settings.FILE_SYSTEM
+    except (AttributeError, KeyError):
+        yield
+        return
+    safe = _with_safe_walk(original)
+    settings.configure(FILE_SYSTEM=safe)
+    try:
+        yield
+    finally:
+        settings.configure(FILE_SYSTEM=original)
+
+
+def _with_safe_walk(original: Any) -> Any:
+    cls = type(original)
+    safe_cls = type("LoopSafe" + cls.__name__, (cls,), {"walk": lambda self, directory_name: walk_once(directory_name)})
+    safe = safe_cls.__new__(safe_cls)
+    safe.__dict__.update(getattr(original, "__dict__", {}))
+    return safe

@@ -30,8 +30,9 @@ def find_package_files(root_packages: tuple[str, ...], source_roots: tuple[str, 
     """Map every module of each root package to its file.
 
     A directory without `__init__.py` below a regular package is not part of it (as in
-    grimp); one at the root, or below another such directory, is a namespace package. Symlinked
-    directories are followed once: a link back into the tree is not walked again.
+    grimp); one at the root, or below another such directory, is a namespace package. A symlinked
+    directory is followed only if it leads outside the package, and no directory is walked
+    twice, so a symlink loop ends (grimp's walk is made to do the same).
     """
     files: dict[str, str] = {}
     roots: dict[str, str] = {}
@@ -103,6 +104,10 @@ def _locate(package: str, source_roots: tuple[str, ...]) -> str | None:
 
 
 def _walk_package(package: str, directory: str, files: dict[str, str], namespaces: set[str]) -> None:
+    """Depth first, in name order, as grimp's walk goes (see `grimp_graph.walk_once`): a
+    symlinked directory is entered only if it leads outside the package, and no directory
+    twice, so a symlink loop ends."""
+    real_top = os.path.realpath(directory)
     seen: set[tuple[int, int]] = set()
     stack = [(package, directory, True)]
     while stack:
@@ -116,19 +121,43 @@ def _walk_package(package: str, directory: str, files: dict[str, str], namespace
         if key in seen:
             continue
         seen.add(key)
-        has_init = any(e.name == "__init__.py" and e.is_file() for e in entries)
+        has_init = any(e.name == "__init__.py" and _is_file(e) for e in entries)
         if not has_init and not may_be_namespace:
             continue
         if has_init:
             files[name] = os.path.join(path, "__init__.py")
         else:
             namespaces.add(name)
+        below = []
         for entry in entries:
             stem = entry.name
-            if entry.is_dir():
-                if stem.isidentifier():
-                    stack.append((f"{name}.{stem}", entry.path, not has_init))
-            elif stem.endswith(".py") and stem != "__init__.py" and not stem.startswith("."):
+            if _is_dir(entry):
+                if stem.isidentifier() and follow_directory(entry.path, real_top):
+                    below.append((f"{name}.{stem}", entry.path, not has_init))
+            elif stem.endswith(".py") and stem != "__init__.py" and not stem.startswith(".") and _is_file(entry):
                 base = stem[:-3]
                 if base.isidentifier() and "." not in base:
                     files[f"{name}.{base}"] = entry.path
+        stack.extend(reversed(below))
+
+
+def _is_file(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def follow_directory(path: str, real_top: str) -> bool:
+    """A real directory is always entered; a symlinked one only if it leads outside the package."""
+    if not os.path.islink(path):
+        return True
+    target = os.path.realpath(path)
+    return not (target == real_top or target.startswith(real_top.rstrip(os.sep) + os.sep))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ast
 import io
+import re
+import sys
 import tokenize
 from dataclasses import dataclass
 
@@ -60,18 +62,44 @@ def read_source(path: str) -> str:
         raise SourceUnreadable(path, line, "contains a NUL byte; Python cannot import it")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        raise _undecodable(path, data, error) from None
+    try:
         return data.decode(encoding)
-    except (SyntaxError, UnicodeDecodeError, LookupError) as error:
-        line = getattr(error, "lineno", None) or _line_of_bad_byte(data, error)
-        raise SourceUnreadable(path, line, f"is not valid source text ({_reason(error)})") from None
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        bad = data[error.start : error.start + 1].hex()
+        raise SourceUnreadable(path, line, f"is not valid {encoding} text (byte 0x{bad}); save it as {encoding}") from None
 
 
-def _line_of_bad_byte(data: bytes, error: Exception) -> int:
-    start = getattr(error, "start", None)
-    return data[:start].count(b"\n") + 1 if isinstance(start, int) else 0
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 
-def _reason(error: Exception) -> str:
+def _undecodable(path: str, data: bytes, error: SyntaxError) -> SourceUnreadable:
+    """Why `tokenize.detect_encoding` refused the file, on the line that is at fault."""
+    lines = data.splitlines()[:2]
+    for number, text in enumerate(lines, start=1):
+        cookie = _COOKIE.match(text)
+        if cookie:
+            name = cookie.group(1).decode("ascii", "replace")
+            if "unknown encoding" in str(error):
+                return SourceUnreadable(path, number, f"declares an unknown encoding '{name}'; name a known one or save it as UTF-8")
+            return SourceUnreadable(path, number, f"is not valid {name} text; save it as {name}")
+        if number == 1 and text.strip() and not text.lstrip().startswith(b"#"):
+            break  # a cookie counts on line 2 only below a comment line
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        line = data[: bad.start].count(b"\n") + 1
+        byte = data[bad.start : bad.start + 1].hex()
+        return SourceUnreadable(
+            path, line,
+            f"is not UTF-8 (byte 0x{byte}) and declares no encoding; save it as UTF-8 or add a '# -*- coding: ... -*-' line",
+        )
+    return SourceUnreadable(path, 1, f"is not valid source text ({_reason(error)})")
+
+
+def _reason(error: BaseException) -> str:
     return getattr(error, "reason", None) or getattr(error, "msg", None) or str(error)
 
 
@@ -82,12 +110,24 @@ def parse_imports(path: str, text: str | None = None) -> list[RawImport]:
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as error:
-        raise SourceUnreadable(path, error.lineno or 0, f"syntax error: {error.msg}") from None
-    except ValueError as error:
-        raise SourceUnreadable(path, 0, str(error)) from None
+        version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+        raise SourceUnreadable(path, error.lineno or 1, f"syntax error: {error.msg} (read as Python {version})") from None
+    except (ValueError, RecursionError, MemoryError) as error:
+        raise SourceUnreadable(path, 1, f"cannot be parsed ({_reason(error) or type(error).__name__})") from None
     collector = _ImportCollector()
     collector.visit(tree)
     return collector.imports
+
+
+# Statements (and clauses) that hold other statements; every other statement cannot hold an import.
+_COMPOUND = tuple(
+    getattr(ast, name)
+    for name in (
+        "FunctionDef", "AsyncFunctionDef", "ClassDef", "If", "For", "AsyncFor", "While", "With",
+        "AsyncWith", "Try", "TryStar", "Match", "ExceptHandler", "match_case",
+    )
+    if hasattr(ast, name)
+)
 
 
 def _is_type_checking_test(test: ast.expr) -> bool:
@@ -104,6 +144,20 @@ class _ImportCollector(ast.NodeVisitor):
     def __init__(self) -> None:
         self.imports: list[RawImport] = []
         self._scopes: list[Scope] = []
+
+    def generic_visit(self, node: ast.AST) -> None:
+        """Import statements sit only in statement bodies: expressions are never walked, which
+        keeps a file with a huge expression from exhausting the recursion limit."""
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, field, None)
+            if isinstance(children, list):
+                for child in children:
+                    if isinstance(child, ast.Import):
+                        self._record(child, is_from=False)
+                    elif isinstance(child, ast.ImportFrom):
+                        self._record(child, is_from=True)
+                    elif isinstance(child, _COMPOUND):
+                        self.visit(child)
 
     def _enter(self, scope: Scope, nodes: list[ast.stmt]) -> None:
         self._scopes.append(scope)

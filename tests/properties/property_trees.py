@@ -1,0 +1,203 @@
+"""Hypothesis strategies for small packages with import statements of every form, the
+configurations checked against them, and an independent reading of what an import line imports."""
+
+from __future__ import annotations
+
+import ast
+import os
+import random
+from dataclasses import dataclass, field
+
+from hypothesis import strategies as st
+
+ROOT = "pkg"
+NAMES = ("X", "Y")  # every module defines these, so `from <module> import X` is always valid
+WRAPPERS = ("module", "function", "type_checking", "try", "class")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One import statement in one module, as text (perhaps several lines) in a wrapper."""
+
+    text: str
+    wrapper: str
+
+    def render(self) -> str:
+        body = self.text
+        indented = "\n".join("    " + line for line in body.splitlines())
+        if self.wrapper == "function":
+            return f"def f_{abs(hash(body)) % 10_000}():\n{indented}\n"
+        if self.wrapper == "type_checking":
+            return f"if TYPE_CHECKING:\n{indented}\n"
+        if self.wrapper == "try":
+            return f"try:\n{indented}\nexcept ImportError:\n    pass\n"
+        if self.wrapper == "class":
+            return f"class C_{abs(hash(body)) % 10_000}:\n{indented}\n"
+        return body + "\n"
+
+
+@dataclass
+class Tree:
+    """A package: module name -> its import statements; `packages` are the modules with __init__."""
+
+    modules: list[str]
+    packages: set[str]
+    statements: dict[str, list[Statement]] = field(default_factory=dict)
+
+    def path(self, module: str) -> str:
+        parts = module.split(".")
+        if module in self.packages:
+            return os.path.join("src", *parts, "__init__.py")
+        return os.path.join("src", *parts) + ".py"
+
+    def source(self, module: str, skip: tuple[str, int] | None = None) -> str:
+        lines = ["from typing import TYPE_CHECKING\n", "X = 1\n", "Y = 2\n"]
+        for index, statement in enumerate(self.statements.get(module, [])):
+            if skip == (module, index):
+                continue
+            lines.append(statement.render())
+        return "".join(lines)
+
+    def files(self, skip: tuple[str, int] | None = None) -> dict[str, str]:
+        return {self.path(m): self.source(m, skip) for m in self.modules}
+
+    def write(self, directory: str, config: str, skip: tuple[str, int] | None = None, order_seed: int = 0) -> str:
+        files = list(self.files(skip).items())
+        random.Random(order_seed).shuffle(files)
+        for name, text in files:
+            path = os.path.join(directory, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        config_path = os.path.join(directory, "contracts.toml")
+        with open(config_path, "w", encoding="utf-8") as handle:
+            handle.write(config)
+        return config_path
+
+    def statement_slots(self) -> list[tuple[str, int]]:
+        return [(m, i) for m in self.modules for i in range(len(self.statements.get(m, [])))]
+
+
+def _parent(module: str) -> str:
+    return module.rpartition(".")[0]
+
+
+def _import_forms(importer: str, target: str, tree: Tree) -> list[str]:
+    """Every way `importer` can write an import of module `target` (or of names from it)."""
+    parent, _, last = target.rpartition(".")
+    forms = [
+        f"import {target}",
+        f"import {target} as alias_{last}",
+        f"from {target} import X",
+        f"from {target} import (X,\n    Y)",
+        f"from {target} import (\n    X as x1,\n    Y,\n)",
+    ]
+    if parent:
+        forms.append(f"from {parent} import {last}")
+        forms.append(f"from {parent} import (\n    {last},\n    X)")
+    # Relative forms, from the importer's own package.
+    package = importer if importer in tree.packages else _parent(importer)
+    if parent == package:
+        forms.append(f"from . import {last}")
+        forms.append(f"from .{last} import X")
+    elif package and _parent(package) == parent and parent:
+        forms.append(f"from .. import {last}")
+        forms.append(f"from ..{last} import Y")
+    return forms
+
+
+EXTERNAL_FORMS = ("import json", "from os import path", "import os.path", "from collections import (\n    OrderedDict,\n    deque)")
+
+
+@st.composite
+def trees(draw) -> Tree:
+    count = draw(st.integers(min_value=2, max_value=6))
+    with_sub = draw(st.booleans())
+    modules = [ROOT] + [f"{ROOT}.m{i}" for i in range(count)]
+    packages = {ROOT}
+    if with_sub:
+        modules += [f"{ROOT}.sub", f"{ROOT}.sub.s0"]
+        packages.add(f"{ROOT}.sub")
+    tree = Tree(modules=modules, packages=packages)
+    for importer in modules:
+        amount = draw(st.integers(min_value=0, max_value=4))
+        statements = []
+        for _ in range(amount):
+            if draw(st.integers(0, 9)) == 0:
+                text = draw(st.sampled_from(EXTERNAL_FORMS))
+            else:
+                target = draw(st.sampled_from([m for m in modules if m != ROOT]))
+                text = draw(st.sampled_from(_import_forms(importer, target, tree)))
+            statements.append(Statement(text, draw(st.sampled_from(WRAPPERS))))
+        tree.statements[importer] = statements
+    return tree
+
+
+@st.composite
+def configs(draw, tree: Tree, kinds=("forbidden_direct", "forbidden_indirect", "leaf", "contained")) -> tuple[str, list[str]]:
+    """A contracts.toml for `tree` with one to three contracts; also returns their kinds."""
+    inner = [m for m in tree.modules if m != ROOT]
+    header = f'root_packages = ["{ROOT}"]\nsource_roots = ["src"]\ncache_dir = ".cache"\n'
+    chosen = draw(st.lists(st.sampled_from(kinds), min_size=1, max_size=3))
+    parts = []
+    for index, kind in enumerate(chosen):
+        if kind.startswith("forbidden"):
+            source = draw(st.sampled_from(inner))
+            target = draw(st.sampled_from([m for m in inner if m != source] + ["json"]))
+            indirect = "true" if kind == "forbidden_direct" else "false"
+            parts.append(
+                f'\n[[contracts]]\nid = "c{index}"\ntype = "forbidden"\nsource_modules = ["{source}"]\n'
+                f'forbidden_modules = ["{target}"]\nallow_indirect_imports = {indirect}\n'
+            )
+        elif kind == "leaf":
+            leaf = draw(st.sampled_from(inner))
+            allow = draw(st.lists(st.sampled_from(inner), max_size=2, unique=True))
+            named = draw(st.lists(st.tuples(st.sampled_from(inner), st.sampled_from(NAMES)), max_size=2, unique=True))
+            entries = [f'"{a}"' for a in allow] + [f'{{ module = "{m}", names = ["{n}"] }}' for m, n in named]
+            parts.append(
+                f'\n[[contracts]]\nid = "c{index}"\ntype = "leaf"\nmodules = ["{leaf}"]\nwithin = ["{ROOT}"]\n'
+                f"allow = [{', '.join(entries)}]\n"
+            )
+        else:
+            if f"{ROOT}.sub" not in tree.modules:
+                continue
+            parts.append(f'\n[[contracts]]\nid = "c{index}"\ntype = "contained"\npackages = "{ROOT}.sub"\nwithin = "{ROOT}"\n')
+    if not parts:
+        parts.append(
+            f'\n[[contracts]]\nid = "c9"\ntype = "forbidden"\nsource_modules = ["{inner[0]}"]\n'
+            f'forbidden_modules = ["{inner[-1]}"]\nallow_indirect_imports = true\n'
+        )
+    return header + "".join(parts), chosen
+
+
+# --------------------------------------------------------------------------- an independent reading
+
+
+def imported_by_line(path: str, module: str, line: int, is_package: bool) -> set[str] | None:
+    """What the import statement that spans `line` of `path` can be said to import: for
+    `import a.b` the module a.b (and its parents); for `from m import n` both m and m.n.
+    None when no import statement spans the line."""
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if not node.lineno <= line <= (node.end_lineno or node.lineno):
+            continue
+        found: set[str] = set()
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+            return found
+        if node.level:
+            parts = package.split(".")
+            parts = parts[: len(parts) - (node.level - 1)]
+            base = ".".join(parts + ([node.module] if node.module else []))
+        else:
+            base = node.module or ""
+        found.add(base)
+        found.update(f"{base}.{alias.name}" for alias in node.names)
+        return found
+    return None
