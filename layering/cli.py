@@ -66,17 +66,17 @@ def _check(arguments: argparse.Namespace) -> int:
     if arguments.jobs is not None and arguments.jobs < 1:
         sys.stderr.write("layering: error: --jobs takes a number of 1 or more\n")
         return 2
-    progress = _progress_line if sys.stderr.isatty() else None
+    progress = ProgressLine() if _progress_allowed() else None
     try:
         settings = locate_settings(arguments.config)
         report = check_settings(settings, arguments.contract, selection, use_cache=not arguments.no_cache, jobs=arguments.jobs, progress=progress)
     except ConfigError as error:
         if progress:
-            sys.stderr.write("\r\x1b[K")
+            progress.erase()
         _write_error(arguments.format, error)
         return 2
     if progress:
-        sys.stderr.write("\r\x1b[K")
+        progress.erase()
     sys.stdout.write(_render(arguments.format, report))
     sys.stdout.flush()
     return report.exit_code
@@ -117,9 +117,26 @@ def _write_error(format: str, error) -> None:
         sys.stderr.write(text.render_error(error))
 
 
-def _progress_line(done: int, total: int) -> None:
-    sys.stderr.write(f"\rprobes: {done}/{total}")
-    sys.stderr.flush()
+def _progress_allowed() -> bool:
+    """A progress line only on a terminal that takes control codes."""
+    return sys.stderr.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+class ProgressLine:
+    """`probes: 3/20` on stderr, redrawn in place; erased only if it was ever drawn."""
+
+    def __init__(self) -> None:
+        self.drawn = False
+
+    def __call__(self, done: int, total: int) -> None:
+        sys.stderr.write(f"\rprobes: {done}/{total}")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def erase(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 def run() -> None:

@@ -72,7 +72,7 @@ class Violation:
     column: int = 1
 
     def render(self) -> str:
-        where = f"{self.path}:{self.line}: " if self.path else ""
+        where = f"{self.path}:{self.line}: " if self.path and self.line else (f"{self.path}: " if self.path else "")
         quals = f" [{', '.join(self.qualifiers)}]" if self.qualifiers else ""
         return f"{where}{self.code} {self.message}{quals}"
 

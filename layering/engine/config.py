@@ -149,6 +149,8 @@ def _toml_problem(path: str, text: str, error: Exception) -> Problem:
         found = re.search(r"\(at line (\d+), column (\d+)\)", message)
         if found:
             line, column = int(found.group(1)), int(found.group(2))
+    if not line and "end of document" in message:
+        line = max(1, len(text.splitlines()))
     message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
     message = getattr(error, "msg", message)
     return Problem(path, line, f"TOML syntax error: {message}", column=column, hint="fix the TOML syntax")
@@ -171,9 +173,10 @@ class LineIndex:
             if found:
                 name = found.group(2).strip()
                 current = None
-                if found.group(1) == "[[" and name == contracts_header:
+                if name == contracts_header:
                     current = {}
                     self.contracts.append((number, current))
+                    self.top.setdefault("contracts", number)
                     in_table = None
                 elif name == own_table:
                     in_table = ""

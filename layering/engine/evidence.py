@@ -116,7 +116,8 @@ class Evidence:
         path = self.path_of(module)
         if path is None:
             return ()
-        facts = tuple(self._resolve(module, path, raw) for raw in parse_imports(path))
+        display = self.settings.display_path(path)
+        facts = tuple(self._resolve(module, path, display, raw) for raw in parse_imports(path))
         flat = tuple(sorted(f for group in facts for f in group))
         if self.settings.exclude_type_checking_imports:
             flat = tuple(f for f in flat if not f.type_checking)
@@ -170,8 +171,7 @@ class Evidence:
             return self.graph
         return copy.deepcopy(self.graph)
 
-    def _resolve(self, importer: str, path: str, raw: RawImport) -> list[ImportFact]:
-        display = self.settings.display_path(path)
+    def _resolve(self, importer: str, path: str, display: str, raw: RawImport) -> list[ImportFact]:
         common = dict(
             path=display,
             importer=importer,

@@ -49,15 +49,13 @@ def build_contracts(settings: Settings) -> list["Contract"]:
     for spec in settings.contracts:
         type_name = spec.options.get("type")
         if type_name not in CONTRACT_TYPES:
-            shown = repr(type_name) if type_name is not None else "missing"
+            if type_name is None:
+                message = f"contract #{spec.index + 1} has no 'type'"
+            else:
+                message = f"contract #{spec.index + 1}: type {type_name!r} is not a contract type."
+                message += did_you_mean(type_name, CONTRACT_TYPES) if isinstance(type_name, str) else ""
             problems.append(
-                Problem(
-                    settings.path,
-                    spec.line_of("type"),
-                    f"contract #{spec.index + 1}: type {shown} is not a contract type."
-                    + (did_you_mean(type_name, CONTRACT_TYPES) if isinstance(type_name, str) else ""),
-                    hint="known types: " + ", ".join(sorted(CONTRACT_TYPES)),
-                )
+                Problem(settings.path, spec.line_of("type"), message, hint="known types: " + ", ".join(sorted(CONTRACT_TYPES)))
             )
             continue
         contract = contract_class(type_name)(spec, settings)

@@ -90,11 +90,6 @@ def test_no_color_and_dumb_terminal_get_no_colour(project, setting):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli.py _check writes the progress eraser '\\r\\x1b[K' to a terminal even when no probe ran "
-    "and under NO_COLOR / TERM=dumb",
-)
 def test_no_color_terminal_gets_no_escape_codes_at_all(project):
     project.write(broken_tree(1))
     code, output = run_in_terminal(project.root, {**env_without_colour_settings(), "TERM": "xterm", "NO_COLOR": "1"}, "--no-probe")
