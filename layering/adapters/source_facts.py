@@ -130,6 +130,64 @@ _COMPOUND = tuple(
 )
 
 
+_CLAUSE = re.compile(r"(else|elif|except|finally|case)\b")
+
+
+class SourceRegions:
+    """One file's import statements, parsed region by region as lines are asked for.
+
+    Only the top-level statements that hold the asked lines are parsed (a report about a few
+    imports of a large file does not pay for the whole file); where a region cannot be parsed
+    on its own (a line at column 0 inside a string, say), the whole file is.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.text = read_source(path)
+        self.source = self.text.splitlines(keepends=True)
+        self.parsed: set[int] = set()
+        self.imports: dict[int, RawImport] = {}
+
+    def imports_at(self, lines: "set[int] | frozenset[int]") -> list[RawImport]:
+        """The import statements that start on `lines`, as `parse_imports` reads them."""
+        for line in sorted(lines):
+            if line in self.parsed or not 1 <= line <= len(self.source):
+                continue
+            start, end = _top_level_region(self.source, line)
+            try:
+                tree = ast.parse("".join(self.source[start - 1 : end]), filename=self.path)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                self._parse_whole_file()
+                break
+            collector = _ImportCollector(line_offset=start - 1)
+            collector.visit(tree)
+            self.imports.update((raw.first_line, raw) for raw in collector.imports)
+            self.parsed.update(range(start, end + 1))
+        return [self.imports[line] for line in sorted(lines) if line in self.imports]
+
+    def _parse_whole_file(self) -> None:
+        self.imports = {raw.first_line: raw for raw in parse_imports(self.path, self.text)}
+        self.parsed = set(range(1, len(self.source) + 1))
+
+
+def _starts_statement(text: str) -> bool:
+    """Whether a line begins a top-level statement (a guess the parse then confirms)."""
+    return bool(text) and not text[0].isspace() and text[0] not in "#)]}" and not _CLAUSE.match(text)
+
+
+def _top_level_region(source: list[str], line: int) -> tuple[int, int]:
+    """First and last line of the top-level statement (decorators included) holding `line`."""
+    start = line
+    while start > 1 and not _starts_statement(source[start - 1]):
+        start -= 1
+    while start > 1 and source[start - 2].startswith("@"):
+        start -= 1
+    end = line
+    while end < len(source) and not (_starts_statement(source[end]) and not source[end].startswith("@")):
+        end += 1
+    return start, end
+
+
 def _is_type_checking_test(test: ast.expr) -> bool:
     if isinstance(test, ast.Name):
         return test.id == "TYPE_CHECKING"
@@ -141,9 +199,10 @@ def _is_type_checking_test(test: ast.expr) -> bool:
 class _ImportCollector(ast.NodeVisitor):
     """Walks a module keeping a stack of enclosing scopes."""
 
-    def __init__(self) -> None:
+    def __init__(self, line_offset: int = 0) -> None:
         self.imports: list[RawImport] = []
         self._scopes: list[Scope] = []
+        self._offset = line_offset
 
     def generic_visit(self, node: ast.AST) -> None:
         """Import statements sit only in statement bodies: expressions are never walked, which
@@ -191,8 +250,9 @@ class _ImportCollector(ast.NodeVisitor):
 
     def _record(self, node: ast.Import | ast.ImportFrom, is_from: bool) -> None:
         scopes = self._scopes
+        offset = self._offset
         names = tuple(
-            RawName(alias.name, getattr(alias, "lineno", node.lineno)) for alias in node.names
+            RawName(alias.name, getattr(alias, "lineno", node.lineno) + offset) for alias in node.names
         )
         self.imports.append(
             RawImport(
@@ -200,8 +260,8 @@ class _ImportCollector(ast.NodeVisitor):
                 module=node.module if is_from else None,  # type: ignore[union-attr]
                 level=node.level if is_from else 0,  # type: ignore[union-attr]
                 names=names,
-                first_line=node.lineno,
-                last_line=node.end_lineno or node.lineno,
+                first_line=node.lineno + offset,
+                last_line=(node.end_lineno or node.lineno) + offset,
                 scope=scopes[-1] if scopes else Scope.MODULE,
                 in_function=Scope.FUNCTION in scopes,
                 type_checking=Scope.TYPE_CHECKING in scopes,

@@ -18,7 +18,7 @@ from layering.adapters.package_files import (
     module_file,
     subpackage_files,
 )
-from layering.adapters.source_facts import RawImport, SourceUnreadable, parse_imports
+from layering.adapters.source_facts import RawImport, SourceRegions, SourceUnreadable, parse_imports
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
@@ -34,6 +34,7 @@ class Evidence:
         self._facts: dict[str, tuple[ImportFact, ...]] = {}
         self._paths: dict[str, str | None] = {}
         self.graph_users = 0
+        self._regions: dict[str, SourceRegions] = {}
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
         searched = ", ".join(self.settings.display_path(r) or "." for r in missing.searched)
@@ -129,7 +130,28 @@ class Evidence:
         return any(pattern.covers(f.imported) for facts in self._facts.values() for f in facts)
 
     def facts_between(self, importer: str, imported: str) -> list[ImportFact]:
-        return [f for f in self.facts_of(importer) if f.imported == imported]
+        """The imports of `imported` by `importer`, for a chain in a report or an allowance.
+
+        Only the statements grimp recorded are parsed, not the whole file; [] when the file
+        cannot be read here (the caller then falls back to grimp's line numbers).
+        """
+        if importer in self._facts:
+            return [f for f in self._facts[importer] if f.imported == imported]
+        path = self.path_of(importer)
+        if path is None:
+            return []
+        lines = {d["line_number"] for d in self.graph.get_import_details(importer=importer, imported=imported)}
+        try:
+            if path not in self._regions:
+                self._regions[path] = SourceRegions(path)
+            raws = self._regions[path].imports_at(lines) if lines else []
+            display = self.settings.display_path(path)
+            found = [f for raw in raws for f in self._resolve(importer, path, display, raw) if f.imported == imported]
+            if self.settings.exclude_type_checking_imports:
+                found = [f for f in found if not f.type_checking]
+            return sorted(found) or [f for f in self.facts_of(importer) if f.imported == imported]
+        except SourceUnreadable:
+            return []
 
     @cached_property
     def graph(self) -> Any:

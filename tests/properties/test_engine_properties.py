@@ -42,25 +42,11 @@ def _check(path: str, use_cache: bool) -> RunReport | None:
 
 
 def shape(report: RunReport | None) -> object:
-    """What must be the same across runs: verdicts, who imports what, and where each direct
-    import stands. Not the chains: when several chains are equally short grimp picks one
-    arbitrarily, and the further chains it then finds (after removing that one's imports)
-    depend on the pick, so their number and length vary between identical runs."""
+    """What must be the same across runs: every finding as reported, chains included (layering
+    picks the alphabetically first of equally short chains, so reports do not vary)."""
     if report is None:
         return None
-    return [
-        (
-            r.contract_id,
-            r.verdict,
-            sorted(
-                {
-                    (v.code, v.importer, v.imported, v.names, v.path, v.line) if len(v.chain) <= 1 else ("chain", v.importer, v.imported)
-                    for v in r.violations
-                }
-            ),
-        )
-        for r in report.results
-    ]
+    return [(r.contract_id, r.verdict, r.violations) for r in report.results]
 
 
 def import_pairs(report: RunReport | None) -> set:
