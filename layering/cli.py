@@ -87,34 +87,29 @@ def _colour() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
-def _render(format: str, report) -> str:
-    from layering.reporting import github, json, sarif, text
+def _renderer(format: str):
+    """The reporting module of one format, imported alone: a text run pays for no JSON."""
+    import importlib
 
-    if format == "json":
-        return json.render(report)
-    if format == "github":
-        return github.render(report)
-    if format == "sarif":
-        return sarif.render(report)
-    return text.render(report, colour=_colour())
+    return importlib.import_module(f"layering.reporting.{format}")
+
+
+def _render(format: str, report) -> str:
+    if format == "text":
+        return _renderer("text").render(report, colour=_colour())
+    return _renderer(format).render(report)
 
 
 def _write_error(format: str, error) -> None:
     """Configuration errors in the chosen format: machine formats on stdout, text on stderr."""
-    from layering.reporting import github, json, sarif, text
-
-    if format == "json":
-        sys.stdout.write(json.render_error(error))
-    elif format == "github":
-        sys.stdout.write(github.render_error(error))
-    elif format == "sarif":
-        sys.stdout.write(sarif.render_error(error))
-    else:
-        sys.stderr.write(text.render_error(error))
+    text = _renderer("text").render_error(error)
+    if format == "text":
+        sys.stderr.write(text)
         return
+    sys.stdout.write(_renderer(format).render_error(error))
     sys.stdout.flush()
     if format != "github":  # json and SARIF usually go to a file: the job log shows the error too
-        sys.stderr.write(text.render_error(error))
+        sys.stderr.write(text)
 
 
 def _progress_allowed() -> bool:
