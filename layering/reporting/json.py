@@ -15,7 +15,8 @@ from typing import Any
 
 from layering import __version__
 from layering.domain.errors import ConfigError
-from layering.domain.results import ContractResult, Hop, ItemResult, RunReport, Verdict, Violation
+from layering.domain.results import ContractResult, ItemResult, RunReport, Verdict
+from layering.domain.serialization import violation_to_data
 
 SCHEMA_VERSION = 1
 CONTROL_PREFIX = "control:"
@@ -75,7 +76,7 @@ def _contract(result: ContractResult) -> dict[str, Any]:
         "verdict": result.verdict.value,
         "passes": result.verdict.passes,
         "source": {"path": result.source_path, "line": result.source_line},
-        "violations": [_violation(v) for v in result.violations],
+        "violations": [violation_to_data(v) for v in result.violations],
         "notes": list(result.notes),
         "items": [_item(i) for i in result.items],
     }
@@ -90,31 +91,5 @@ def _item(item: ItemResult) -> dict[str, Any]:
         "verdict": item.verdict.value,
         "passes": item.verdict.passes,
         "expected_broken": item.expected_broken,
-        "violations": [_violation(v) for v in item.violations],
-    }
-
-
-def _violation(violation: Violation) -> dict[str, Any]:
-    return {
-        "code": violation.code,
-        "message": violation.message,
-        "path": violation.path,
-        "line": violation.line,
-        "column": violation.column,
-        "importer": violation.importer,
-        "imported": violation.imported,
-        "names": list(violation.names),
-        "qualifiers": list(violation.qualifiers),
-        "chain": [_hop(h) for h in violation.chain],
-    }
-
-
-def _hop(hop: Hop) -> dict[str, Any]:
-    return {
-        "importer": hop.importer,
-        "imported": hop.imported,
-        "path": hop.path,
-        "line": hop.line,
-        "names": list(hop.names),
-        "qualifiers": list(hop.qualifiers),
+        "violations": [violation_to_data(v) for v in item.violations],
     }
