@@ -48,8 +48,9 @@ def build_graph(
     source_roots: tuple[str, ...],
     exclude_type_checking_imports: bool,
     cache_dir: str | None,
+    include_external_packages: bool = False,
 ) -> Any:
-    """grimp's ImportGraph of the root packages, external packages included (squashed).
+    """grimp's ImportGraph of the root packages, with external packages squashed in if asked.
 
     The source roots go first on `sys.path` for the build, so that a checkout is read from
     source even when another copy of the package is installed.
@@ -62,9 +63,9 @@ def build_graph(
     if cache_dir is not None:
         cache_dir = _usable_cache_dir(cache_dir)
     if cache_dir is None:
-        return _build(root_packages, source_roots, exclude_type_checking_imports, None, None)
+        return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, None, None)
     try:
-        return _build(root_packages, source_roots, exclude_type_checking_imports, cache_dir, cache_dir)
+        return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, cache_dir, cache_dir)
     except SourceUnreadable:
         raise
     except Exception as error:  # noqa: BLE001 - any failure with a cache is retried without it
@@ -72,18 +73,19 @@ def build_graph(
     warn_once(f"the import graph cache in {_shown(cache_dir)} could not be used ({reason}); rebuilt it")
     if _discard_cache_files(cache_dir, root_packages):
         try:
-            return _build(root_packages, source_roots, exclude_type_checking_imports, cache_dir, cache_dir)
+            return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, cache_dir, cache_dir)
         except SourceUnreadable:
             raise
         except Exception:  # noqa: BLE001
             pass
-    return _build(root_packages, source_roots, exclude_type_checking_imports, None, cache_dir)
+    return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, None, cache_dir)
 
 
 def _build(
     root_packages: tuple[str, ...],
     source_roots: tuple[str, ...],
     exclude_type_checking_imports: bool,
+    include_external_packages: bool,
     cache_dir: str | None,
     configured_cache: str | None,
 ) -> Any:
@@ -97,7 +99,7 @@ def _build(
         with _loop_safe_walk(), _cache_warnings(cache_dir):
             return grimp.build_graph(
                 *root_packages,
-                include_external_packages=True,
+                include_external_packages=include_external_packages,
                 exclude_type_checking_imports=exclude_type_checking_imports,
                 cache_dir=cache_dir,
             )
@@ -245,28 +247,40 @@ def _cache_warnings(cache_dir: str | None) -> Iterator[None]:
 
 def walk_once(top: str) -> Iterator[tuple[str, list[str], list[str]]]:
     """`os.walk(top, followlinks=True)`, in sorted order, following a symlinked directory only
-    when it points outside `top` and to a directory not walked yet (so loops end)."""
+    when it points outside `top` and to a directory not walked yet (so loops end).
+
+    Built on `os.scandir`, whose entries know their type without a `stat` per file; a broken
+    symlink is no file (package_files skips it too; grimp would fail on it).
+    """
     real_top = os.path.realpath(top)
     seen: set[tuple[int, int]] = set()
-    for dirpath, dirnames, filenames in os.walk(top, followlinks=True):
+    stack = [top]
+    while stack:
+        dirpath = stack.pop()
         try:
             status = os.stat(dirpath)
+            entries = list(os.scandir(dirpath))
         except OSError:
-            dirnames[:] = []
             continue
         key = (status.st_dev, status.st_ino)
         if key in seen:
-            dirnames[:] = []
             continue
         seen.add(key)
-        kept = []
-        for name in sorted(dirnames):
-            if follow_directory(os.path.join(dirpath, name), real_top):
-                kept.append(name)
-        dirnames[:] = kept
-        # A broken symlink is no module (package_files skips it too); grimp would fail on it.
-        filenames[:] = sorted(f for f in filenames if os.path.isfile(os.path.join(dirpath, f)))
+        dirnames: list[str] = []
+        filenames: list[str] = []
+        for entry in entries:
+            try:
+                if entry.is_dir():
+                    if not entry.is_symlink() or follow_directory(entry.path, real_top):
+                        dirnames.append(entry.name)
+                elif entry.is_file():
+                    filenames.append(entry.name)
+            except OSError:
+                continue
+        dirnames.sort()
+        filenames.sort()
         yield dirpath, dirnames, filenames
+        stack.extend(os.path.join(dirpath, name) for name in reversed(dirnames))
 
 
 @contextlib.contextmanager

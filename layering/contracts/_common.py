@@ -177,6 +177,10 @@ class Contract:
     needs_graph: ClassVar[bool] = False
     """Whether checking needs the whole module graph (chains), not only some files' imports."""
 
+    def needs_external_packages(self, evidence: "Evidence") -> bool:
+        """Whether the graph must hold external packages (squashed) for this contract."""
+        return False
+
     @property
     def expects_broken(self) -> bool:
         return self.spec.options.get("expect") == "broken"

@@ -97,10 +97,7 @@ class ImportLinterContract(Contract):
             self.problem("expect", f"contract '{self.name}': expect takes only \"broken\", got {raw['expect']!r}")
         options = {k: _as_importlinter_value(v) for k, v in raw.items() if k not in COMMON_OPTIONS}
         options["name"] = self.name
-        session = {
-            "root_packages": list(self.settings.root_packages),
-            "include_external_packages": "True",
-        }
+        session = {"root_packages": list(self.settings.root_packages)}
         try:
             self.delegate = self._class()(name=self.name, session_options=session, contract_options=options)
         except InvalidContractOptions as invalid:

@@ -92,6 +92,9 @@ class ForbiddenContract(Contract):
     def needs_graph(self) -> bool:
         return not self.values.get("allow_indirect_imports", False)
 
+    def needs_external_packages(self, evidence: "Evidence") -> bool:
+        return any(not evidence.is_internal(p.top_level) for p in self.values["forbidden_modules"])
+
     def _sources(self, evidence: "Evidence") -> list[str]:
         return sorted({m for p in self.values["source_modules"] for m in evidence.expand(p)})
 

@@ -34,6 +34,7 @@ class Evidence:
         self._facts: dict[str, tuple[ImportFact, ...]] = {}
         self._paths: dict[str, str | None] = {}
         self.graph_users = 0
+        self.include_external_packages = False
         self._regions: dict[str, SourceRegions] = {}
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
@@ -164,6 +165,7 @@ class Evidence:
             self.settings.source_roots,
             self.settings.exclude_type_checking_imports,
             self.graph_cache_dir,
+            self.include_external_packages,
         )
 
     @property

@@ -118,6 +118,7 @@ def check_settings(
 
     static = [c for c in contracts if c.type_name != "probe"]
     evidence.graph_users = sum(1 for c in static if c.needs_graph)
+    evidence.include_external_packages = any(c.needs_external_packages(evidence) for c in static if c.needs_graph)
     static_results, warnings = _decide_static(static, evidence, settings, use_cache)
     results = dict(zip((i for i, c in enumerate(contracts) if c.type_name != "probe"), static_results))
     probe_contracts = [c for c in contracts if c.type_name == "probe"]
