@@ -188,9 +188,15 @@ def _decide(contract: "Contract", evidence: Evidence) -> ContractResult:
     except SourceUnreadable as unreadable:
         path = evidence.settings.display_path(unreadable.path)
         return contract.error(
-            (Violation(path=path, line=unreadable.line, code=UNREADABLE_SOURCE, message=f"{unreadable.reason}; fix the file to decide this contract"),),
+            (Violation(path=path, line=unreadable.line, code=UNREADABLE_SOURCE, message=f"{unreadable.reason}; {_what_to_do(unreadable.reason)}"),),
         )
     return contract.result(violations, used, contract.notes())
+
+
+def _what_to_do(reason: str) -> str:
+    if reason.startswith("syntax error"):
+        return "fix the file to decide this contract (or, if it uses newer syntax, run layering on a Python that has it)"
+    return "fix the file to decide this contract"
 
 
 def _run_probes(contracts, probe_contracts, evidence, jobs, progress) -> dict[int, ContractResult]:
