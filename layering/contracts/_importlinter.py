@@ -12,6 +12,7 @@ import io
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid
+from layering.domain.errors import did_you_mean
 from layering.domain.allowances import Allowance
 from layering.domain.results import Hop, Violation
 
@@ -91,15 +92,24 @@ class ImportLinterContract(Contract):
     rendered: tuple[str, ...] = ()
 
     def _read_options(self, raw: dict[str, Any]) -> None:
+        from importlinter.domain import fields
         from importlinter.domain.contract import InvalidContractOptions
 
         if "expect" in raw and raw["expect"] != "broken":
             self.problem("expect", f"contract '{self.name}': expect takes only \"broken\", got {raw['expect']!r}")
-        options = {k: _as_importlinter_value(v) for k, v in raw.items() if k not in COMMON_OPTIONS}
+        klass = self._class()
+        known = {name for name in dir(klass) if isinstance(getattr(klass, name), fields.Field)} | set(COMMON_OPTIONS)
+        for key in sorted(set(raw) - known):
+            self.problem(
+                key,
+                f"contract '{self.name}', option '{key}': Unrecognized option.{did_you_mean(key, known)}",
+                hint=f"options of '{self.type_name}': " + ", ".join(sorted(known)),
+            )
+        options = {k: _as_importlinter_value(v) for k, v in raw.items() if k in known and k not in COMMON_OPTIONS}
         options["name"] = self.name
         session = {"root_packages": list(self.settings.root_packages)}
         try:
-            self.delegate = self._class()(name=self.name, session_options=session, contract_options=options)
+            self.delegate = klass(name=self.name, session_options=session, contract_options=options)
         except InvalidContractOptions as invalid:
             for option, message in sorted(invalid.errors.items()):
                 self.problem(option, f"contract '{self.name}', option '{option}': {message}")

@@ -54,7 +54,7 @@ def test_same_verdict_as_lint_imports(project, tmp_path, kind, body):
     )
     ours = project.check()
     theirs = subprocess.run(
-        [lint_imports, str(tmp_path / "importlinter.toml"), "--no-cache"],
+        [lint_imports, "--config", str(tmp_path / "importlinter.toml"), "--no-cache"],  # --config: every 2.x
         cwd=tmp_path / "src",
         capture_output=True,
         text=True,

@@ -188,9 +188,16 @@ def assert_graph_decided(result, direct_location: str, reason: str, violation: s
 
 
 def test_huge_expression_is_an_error_not_a_crash(run):
-    # CPython cannot compile it (recursion limit); grimp's parser used to overflow its stack.
-    result = check_b(run, "from app import a\nx = " + "+".join(["1"] * 50_000) + "\n")
-    assert_graph_decided(result, "src/app/b.py:1", "cannot be parsed (", "src/app/b.py:1: LY001 app.b imports app.a")
+    # Some CPythons cannot compile it (recursion limit); grimp's parser used to overflow its stack.
+    source = "from app import a\nx = " + "+".join(["1"] * 50_000) + "\n"
+    result = check_b(run, source)
+    try:
+        ast.parse(source)
+    except (RecursionError, MemoryError, SyntaxError):
+        assert_graph_decided(result, "src/app/b.py:1", "cannot be parsed (", "src/app/b.py:1: LY001 app.b imports app.a")
+    else:
+        assert result.code == 1, result
+        assert "src/app/b.py:1: LY001 app.b imports app.a" in result.out
 
 
 NEW_SYNTAX = "type Alias = int\nfrom app import a\nx = f\"{f'{f\"{1}\"}'}\"\n"
