@@ -48,27 +48,35 @@ def test_pipes_get_no_escape_codes(project):
 
 
 def run_in_terminal(cwd, env: dict[str, str], *args: str) -> tuple[int, bytes]:
-    """Run `layering check` with stdin, stdout and stderr on a pseudo-terminal."""
+    """Run `layering check` with stdin, stdout and stderr on a pseudo-terminal.
+
+    `subprocess` starts the child (fork and exec in one step, safe in a threaded pytest), with
+    the terminal's far end as all three streams and as its controlling terminal.
+    """
     pty = pytest.importorskip("pty")
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: never return into pytest
-        try:
-            os.chdir(cwd)
-            os.execve(sys.executable, [sys.executable, "-m", "layering", "check", *args], env)
-        finally:
-            os._exit(127)
+    controller, terminal = pty.openpty()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "layering", "check", *args],
+        cwd=cwd,
+        env=env,
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        start_new_session=True,
+    )
+    os.close(terminal)
     output = b""
     while True:
         try:
-            chunk = os.read(fd, 65536)
+            chunk = os.read(controller, 65536)
         except OSError:  # EIO: the child closed the terminal
             break
         if not chunk:
             break
         output += chunk
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    return os.waitstatus_to_exitcode(status), output
+    code = child.wait(timeout=60)
+    os.close(controller)
+    return code, output
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
