@@ -36,16 +36,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     # pre-commit passes the changed files; every run checks the whole configuration, so they are ignored.
     check.add_argument("filenames", nargs="*", help=argparse.SUPPRESS)
+    prune = commands.add_parser(
+        "prune",
+        help="remove stale allowances and expectations from the configuration",
+        description="Remove the allowances, ignored imports, expect_loaded entries and "
+        'expect = "broken" that no longer match anything, keeping the file\'s comments.',
+    )
+    prune.add_argument("--config", metavar="PATH", help="the configuration file (default: found as for check)")
+    prune.add_argument("--no-probe", action="store_true", help="leave probe contracts (and their expect_loaded) alone")
+    prune.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = _parser().parse_args(argv)
-    if arguments.command != "check":
+    if arguments.command not in ("check", "prune"):
         _parser().print_help()
         return 2
     try:
-        return _check(arguments)
+        return _check(arguments) if arguments.command == "check" else _prune(arguments)
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -80,6 +89,29 @@ def _check(arguments: argparse.Namespace) -> int:
     sys.stdout.write(_render(arguments.format, report))
     sys.stdout.flush()
     return report.exit_code
+
+
+def _prune(arguments: argparse.Namespace) -> int:
+    from layering.domain.errors import ConfigError
+    from layering.engine.prune import prune
+    from layering.engine.run import ProbeSelection, locate_settings
+
+    selection = ProbeSelection.STATIC if arguments.no_probe else ProbeSelection.ALL
+    try:
+        settings = locate_settings(arguments.config)
+        removed, skipped = prune(settings, selection, jobs=arguments.jobs)
+    except ConfigError as error:
+        _write_error("text", error)
+        return 2
+    shown = _renderer("text").relative_path(settings.path)
+    for removal in removed:
+        where = f"{removal.entry.option}[{removal.entry.index}]" if removal.entry.index is not None else removal.entry.option
+        sys.stdout.write(f"{shown}: removed {where} {removal.entry.text!r} from contract '{removal.contract}'\n")
+    for note in skipped:
+        sys.stdout.write(f"{shown}: {note}\n")
+    if not removed:
+        sys.stdout.write(f"{shown}: nothing stale to remove\n")
+    return 2 if skipped else 0
 
 
 def _colour() -> bool:

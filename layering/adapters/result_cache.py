@@ -16,7 +16,7 @@ import sys
 import tempfile
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 
 
 def file_states(files: dict[str, str]) -> dict[str, tuple[int, str]]:

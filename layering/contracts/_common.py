@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from layering.domain.allowances import Allowance, unused
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern, is_dotted_name
-from layering.domain.results import ContractResult, ItemResult, Verdict, Violation
+from layering.domain.results import ContractResult, ItemResult, StaleEntry, Verdict, Violation
 
 if TYPE_CHECKING:
     from layering.engine.config import ContractSpec, Settings
@@ -164,6 +164,7 @@ class Contract:
         self.allowances: tuple[Allowance, ...] = ()
         self.problems: list[Problem] = []
         self.unseen_externals: list[tuple[str, ModulePattern]] = []
+        self.stale_entries: list[StaleEntry] = []
         raw = spec.options
         self.name = raw.get("name") if isinstance(raw.get("name"), str) else f"{self.type_name} #{spec.index + 1}"
         self.contract_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
@@ -223,15 +224,13 @@ class Contract:
             raw = [raw]
         line = self.spec.line_of("allow")
         allowances = []
-        for entry in raw:
+        for index, entry in enumerate(raw):
             try:
                 allowance = parse_allowance(entry, self.allowance_needs_importer)
             except OptionError as error:
                 self.problem("allow", f"contract '{self.name}', option 'allow': {error}")
                 continue
-            allowances.append(
-                Allowance(allowance.module, allowance.importer, allowance.names, line)
-            )
+            allowances.append(Allowance(allowance.module, allowance.importer, allowance.names, line, index))
         return tuple(allowances)
 
     def validate(self, evidence: "Evidence") -> None:
@@ -283,6 +282,7 @@ class Contract:
         return self.verdict(findings, stale, notes)
 
     def stale_allowance(self, allowance: Allowance) -> Violation:
+        self.stale_entries.append(StaleEntry("allow", allowance.index, allowance.describe()))
         return Violation(
             path=self.settings.display_path(self.settings.path),
             line=allowance.line or self.spec.line,
@@ -296,6 +296,7 @@ class Contract:
                 verdict = Verdict.EXPECTED_BROKEN
             else:
                 verdict = Verdict.UNEXPECTEDLY_KEPT
+                self.stale_entries.append(StaleEntry("expect", None, 'expect = "broken"'))
                 findings = [
                     Violation(
                         path=self.settings.display_path(self.settings.path),
@@ -318,6 +319,7 @@ class Contract:
             source_path=self.settings.path,
             source_line=self.spec.line,
             items=items,
+            stale=tuple(sorted(self.stale_entries, key=lambda e: (e.option, e.index or 0))),
         )
 
     def error(self, violations: tuple[Violation, ...]) -> ContractResult:

@@ -8,7 +8,7 @@ from layering.contracts._common import STALE_ALLOWANCE, Contract, OptionError, f
 from layering.domain.allowances import Allowance
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
-from layering.domain.results import Hop, Violation
+from layering.domain.results import Hop, StaleEntry, Violation
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -155,16 +155,20 @@ class ForbiddenContract(Contract):
     def _unmatched_ignores(self, matched: set[int]) -> list[Violation]:
         if self.values.get("unmatched_ignore_imports_alerting") != "error":
             return []
-        return [
-            Violation(
-                path=self.settings.display_path(self.settings.path),
-                line=self.spec.line_of("ignore_imports"),
-                code=STALE_ALLOWANCE,
-                message=f"ignored import '{a} -> {b}' matches no import: remove it",
+        violations = []
+        for position, (a, b) in enumerate(self.ignored):
+            if position in matched:
+                continue
+            self.stale_entries.append(StaleEntry("ignore_imports", position, f"{a} -> {b}"))
+            violations.append(
+                Violation(
+                    path=self.settings.display_path(self.settings.path),
+                    line=self.spec.line_of("ignore_imports"),
+                    code=STALE_ALLOWANCE,
+                    message=f"ignored import '{a} -> {b}' matches no import: remove it",
+                )
             )
-            for position, (a, b) in enumerate(self.ignored)
-            if position not in matched
-        ]
+        return violations
 
     def _evaluate_chains(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         graph = evidence.graph_copy()

@@ -9,7 +9,7 @@ from layering.contracts._common import Contract, OptionError, option
 from layering.domain.allowances import Allowance
 from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
 from layering.domain.probes import ProbeOutcome, ProbeOutcomeKind, ProbeRequest
-from layering.domain.results import ContractResult, Hop, ItemResult, Verdict, Violation
+from layering.domain.results import ContractResult, Hop, ItemResult, StaleEntry, Verdict, Violation
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -178,6 +178,8 @@ class ProbeContract(Contract):
             found = tuple(self._loaded_violation(evidence, module, loaded) for loaded in outcome.loaded)
             return ItemResult(module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, found, expected)
         if expected:
+            position = self.values["expect_loaded"].index(module)
+            self.stale_entries.append(StaleEntry("expect_loaded", position, module))
             stale = Violation(
                 path=config_path,
                 line=self.spec.line_of("expect_loaded"),

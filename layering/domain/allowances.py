@@ -20,6 +20,7 @@ class Allowance:
     importer: ModulePattern | None = None
     names: tuple[str, ...] | None = None
     line: int = 0
+    index: int = -1
 
     def excuses(self, fact: ImportFact) -> bool:
         if self.importer is not None and not self.importer.matches(fact.importer):

@@ -77,6 +77,19 @@ class Violation:
         return f"{where}{self.code} {self.message}{quals}"
 
 
+@dataclass(frozen=True, order=True)
+class StaleEntry:
+    """An allowance or expectation that no longer matches anything: it must go (they only shrink).
+
+    `option` is the contract option that holds it (`allow`, `ignore_imports`, `expect_loaded`,
+    `expect`) and `index` its position in that list (None for a single value).
+    """
+
+    option: str
+    index: int | None
+    text: str
+
+
 @dataclass(frozen=True)
 class ContractResult:
     """The verdict on one contract, with the findings behind it, sorted."""
@@ -90,6 +103,7 @@ class ContractResult:
     source_path: str = ""
     source_line: int = 0
     items: tuple["ItemResult", ...] = ()
+    stale: tuple[StaleEntry, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from layering.domain.results import ContractResult, Hop, ItemResult, Verdict, Violation
+from layering.domain.results import ContractResult, Hop, ItemResult, StaleEntry, Verdict, Violation
 
 
 def violation_to_data(violation: Violation) -> dict[str, Any]:
@@ -43,6 +43,7 @@ def result_to_data(result: ContractResult) -> dict[str, Any]:
         "notes": list(result.notes),
         "source_path": result.source_path,
         "source_line": result.source_line,
+        "stale": [[e.option, e.index, e.text] for e in result.stale],
         "items": [
             {
                 "key": item.key,
@@ -89,4 +90,5 @@ def result_from_data(data: dict[str, Any]) -> ContractResult:
             ItemResult(i["key"], Verdict(i["verdict"]), tuple(_violation(v) for v in i["violations"]), i["expected_broken"])
             for i in data["items"]
         ),
+        stale=tuple(StaleEntry(option, index, text) for option, index, text in data["stale"]),
     )
