@@ -26,9 +26,13 @@ class Project:
         return self
 
     def check(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+        return self.layering("check", *args, cwd=cwd)
+
+    def layering(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+        """`python -m layering ARGS` in the project, as a user would run it."""
         env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
         return subprocess.run(
-            [sys.executable, "-m", "layering", "check", *args],
+            [sys.executable, "-m", "layering", *args],
             cwd=cwd or self.root,
             capture_output=True,
             text=True,

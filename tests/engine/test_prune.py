@@ -80,12 +80,7 @@ expect_loaded = ["app.a"]   # app.clean no longer loads it
 
 
 def prune(project, *args):
-    import subprocess
-    import sys
-
-    return subprocess.run(
-        [sys.executable, "-m", "layering", "prune", *args], cwd=project.root, capture_output=True, text=True, timeout=120
-    )
+    return project.layering("prune", *args)
 
 
 def test_prune_removes_stale_entries_and_keeps_comments(project):
