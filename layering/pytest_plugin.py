@@ -152,9 +152,9 @@ class _State:
 
 
 def _has_layering_section(path: Path) -> bool:
-    from layering.engine.config import _has_layering_section as has_section
+    from layering.engine.config import has_layering_section
 
-    return has_section(str(path))
+    return has_layering_section(str(path))
 
 
 _STATE = pytest.StashKey[_State]()
@@ -174,7 +174,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> "Contracts
         return None
     if file_path.name not in (CONTRACTS_FILE, PYPROJECT_FILE) and (state.target is None or file_path.name != state.target.name):
         return None
-    if state is None or not state.wants(file_path):
+    if not state.wants(file_path):
         return None
     return ContractsFile.from_parent(parent, path=file_path)
 

@@ -77,7 +77,7 @@ def find_config(start: str) -> tuple[str, tuple[str, ...]]:
     while True:
         contracts = os.path.join(directory, CONTRACTS_FILE)
         pyproject = os.path.join(directory, PYPROJECT_FILE)
-        has_section = os.path.isfile(pyproject) and _has_layering_section(pyproject)
+        has_section = os.path.isfile(pyproject) and has_layering_section(pyproject)
         if os.path.isfile(contracts):
             notes = ()
             if has_section:
@@ -102,7 +102,7 @@ def find_config(start: str) -> tuple[str, tuple[str, ...]]:
         directory = parent
 
 
-def _has_layering_section(pyproject: str) -> bool:
+def has_layering_section(pyproject: str) -> bool:
     try:
         with open(pyproject, encoding="utf-8", errors="replace") as handle:
             return re.search(r"^\s*\[+\s*tool\.layering[\].]", handle.read(), re.M) is not None
