@@ -79,6 +79,7 @@ def _contract(result: ContractResult) -> dict[str, Any]:
         "violations": [violation_to_data(v) for v in result.violations],
         "notes": list(result.notes),
         "items": [_item(i) for i in result.items],
+        "stale": [{"option": e.option, "index": e.index, "text": e.text} for e in result.stale],
     }
 
 

@@ -61,6 +61,18 @@ def test_json_broken(broken: Path) -> None:
     assert by_id["known"]["verdict"] == "expected_broken" and by_id["known"]["passes"] is True
 
 
+def test_json_lists_stale_entries_for_prune(broken: Path) -> None:
+    contracts = broken / "contracts.toml"
+    contracts.write_text(contracts.read_text().replace(
+        'forbidden_modules = ["app.sub"]',
+        'forbidden_modules = ["app.sub"]\nallow = ["app.a -> app.sub.x", "app.a -> app.sub.nothing"]', 1))
+    run = run_cli(broken, "--format", "json")
+    document = _valid_json(run.stdout)
+    by_id = {c["id"]: c for c in document["contracts"]}
+    assert by_id["no-sub"]["stale"] == [{"option": "allow", "index": 1, "text": "app.a -> app.sub.nothing"}]
+    assert by_id["leaf"]["stale"] == []
+
+
 def test_json_kept(kept: Path) -> None:
     run = run_cli(kept, "--format", "json")
     assert run.returncode == 0, run.stderr
