@@ -16,6 +16,7 @@ from layering.domain.patterns import ModulePattern, is_dotted_name
 from layering.domain.results import ContractResult, ItemResult, StaleEntry, Verdict, Violation
 
 if TYPE_CHECKING:
+    from layering.domain.facts import ImportFact
     from layering.engine.config import ContractSpec, Settings
     from layering.engine.evidence import Evidence
 
@@ -235,6 +236,12 @@ class Contract:
 
     def validate(self, evidence: "Evidence") -> None:
         """Check the options against the evidence (patterns that match nothing); add problems."""
+
+    def excused(self, fact: "ImportFact", used: set[Allowance]) -> bool:
+        """Whether an allowance excuses `fact`; each one that does is marked as used."""
+        excusing = [a for a in self.allowances if a.excuses(fact)]
+        used.update(excusing)
+        return bool(excusing)
 
     def notes(self) -> tuple[str, ...]:
         """Text shown under a broken contract's violations (guidance, a tool's own report)."""

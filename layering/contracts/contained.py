@@ -58,9 +58,7 @@ class ContainedContract(Contract):
                     target = fact.dotted
                     if not any(is_within(target, w) for w in within) or is_within(target, package):
                         continue
-                    excusing = [a for a in self.allowances if a.excuses(fact)]
-                    if excusing:
-                        used.update(excusing)
+                    if self.excused(fact, used):
                         continue
                     violations.append(
                         fact_violation(

@@ -139,9 +139,7 @@ class ForbiddenContract(Contract):
                         continue
                     if self._is_ignored(fact.importer, fact.imported):
                         continue
-                    excusing = [a for a in self.allowances if a.excuses(fact)]
-                    if excusing:
-                        used.update(excusing)
+                    if self.excused(fact, used):
                         continue
                     violations.append(fact_violation(fact, DIRECT_IMPORT))
         violations.extend(self._unmatched_ignores(matched_ignores))

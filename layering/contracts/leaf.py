@@ -60,9 +60,7 @@ class LeafContract(Contract):
             for fact in evidence.facts_of(leaf):
                 if not any(p.covers(fact.imported) or p.covers(fact.dotted) for p in within):
                     continue
-                excusing = [a for a in self.allowances if a.excuses(fact)]
-                if excusing:
-                    used.update(excusing)
+                if self.excused(fact, used):
                     continue
                 violations.append(fact_violation(fact, LEAF_IMPORT))
         return violations
