@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 
@@ -40,5 +39,7 @@ class ConfigError(Exception):
 
 def did_you_mean(word: str, choices: "list[str] | set[str] | tuple[str, ...] | dict") -> str:
     """' Did you mean 'x'?' for the closest of `choices`, or nothing."""
+    import difflib  # only when there is a problem to report
+
     close = difflib.get_close_matches(word, sorted(choices), n=1)
     return f" Did you mean '{close[0]}'?" if close else ""
