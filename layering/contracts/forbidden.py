@@ -87,6 +87,15 @@ class ForbiddenContract(Contract):
     def validate(self, evidence: "Evidence") -> None:
         self.require_matches(evidence, "source_modules", self.values["source_modules"])
         self.require_matches(evidence, "forbidden_modules", self.values["forbidden_modules"], external_ok=True)
+        if self.needs_graph:
+            for pattern in self.values["forbidden_modules"]:
+                if not evidence.is_internal(pattern.top_level) and pattern.text != pattern.top_level:
+                    self.problem(
+                        "forbidden_modules",
+                        f"contract '{self.name}': '{pattern}' is part of an external package; the graph keeps "
+                        f"external packages whole, so chains can only lead to '{pattern.top_level}'",
+                        hint=f"forbid '{pattern.top_level}', or set allow_indirect_imports = true to check direct imports of '{pattern}'",
+                    )
 
     @property  # type: ignore[override]
     def needs_graph(self) -> bool:

@@ -152,3 +152,25 @@ def test_both_sources_present_says_which_is_used(project):
     project.write({**PACKAGE, "contracts.toml": HEADER + FORBIDDEN, "pyproject.toml": "[tool.layering]\nroot_packages = ['app']\n"})
     result = project.check()
     assert "warning: using contracts.toml; [tool.layering] in pyproject.toml of the same directory is ignored" in result.stdout
+
+
+def test_external_submodule_in_a_chain_contract_is_an_error_not_a_silent_pass(project):
+    result = run_config(project, HEADER + FORBIDDEN.replace('["app.b"]', '["json.decoder"]'))
+    assert result.returncode == 2
+    assert "contracts.toml:9: error: contract 'a does not import b': 'json.decoder' is part of an external package" in result.stderr
+    assert "hint: forbid 'json', or set allow_indirect_imports = true" in result.stderr
+
+
+def test_external_submodule_in_a_direct_contract_is_checked(project):
+    contract = """
+[[contracts]]
+name = "b does not use json's decoder"
+type = "forbidden"
+source_modules = ["app.b"]
+forbidden_modules = ["json.decoder"]
+allow_indirect_imports = true
+"""
+    project.write({**PACKAGE, "src/app/b.py": "import json.decoder\n", "contracts.toml": HEADER + contract})
+    result = project.check()
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "src/app/b.py:1: LY001 app.b imports json.decoder" in result.stdout
