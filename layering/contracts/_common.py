@@ -261,7 +261,7 @@ class Contract:
         for pattern in patterns:
             if evidence.expand(pattern):
                 continue
-            if external_ok and not evidence.is_internal(pattern.top_level):
+            if external_ok and not evidence.is_internal(pattern.text):
                 if not evidence.is_installed(pattern.top_level):
                     self.unseen_externals.append((option, pattern))
                 continue

@@ -89,7 +89,7 @@ class ForbiddenContract(Contract):
         self.require_matches(evidence, "forbidden_modules", self.values["forbidden_modules"], external_ok=True)
         if self.needs_graph:
             for pattern in self.values["forbidden_modules"]:
-                if not evidence.is_internal(pattern.top_level) and pattern.text != pattern.top_level:
+                if not evidence.is_internal(pattern.text) and pattern.text != pattern.top_level:
                     self.problem(
                         "forbidden_modules",
                         f"contract '{self.name}': '{pattern}' is part of an external package; the graph keeps "
@@ -102,7 +102,7 @@ class ForbiddenContract(Contract):
         return not self.values.get("allow_indirect_imports", False)
 
     def needs_external_packages(self, evidence: "Evidence") -> bool:
-        return any(not evidence.is_internal(p.top_level) for p in self.values["forbidden_modules"])
+        return any(not evidence.is_internal(p.text) for p in self.values["forbidden_modules"])
 
     def _sources(self, evidence: "Evidence") -> list[str]:
         return sorted({m for p in self.values["source_modules"] for m in evidence.expand(p)})
