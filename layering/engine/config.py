@@ -56,6 +56,11 @@ class Settings:
     cache_dir: str | None
     contracts: tuple[ContractSpec, ...]
     notes: tuple[str, ...] = field(default=())
+    option_lines: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+
+    def line_of(self, option: str) -> int:
+        """The line a run-wide option stands on (0 when it is not written)."""
+        return self.option_lines.get(option, 0)
 
     @property
     def base_dir(self) -> str:
@@ -289,6 +294,7 @@ def _read_settings(path: str, table: Any, index: LineIndex, notes: tuple[str, ..
         cache_dir=None if cache_dir is False else os.path.normpath(os.path.join(base, cache_dir)),
         contracts=tuple(specs),
         notes=notes,
+        option_lines=dict(index.top),
     )
 
 

@@ -42,7 +42,7 @@ class Evidence:
         return ConfigError(
             Problem(
                 self.settings.path,
-                0,
+                self.settings.line_of("source_roots") or self.settings.line_of("root_packages"),
                 f"root package '{missing.package}' not found in the source roots ({searched})",
                 hint="set source_roots to the directory that contains the package",
             )

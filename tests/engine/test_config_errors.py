@@ -99,7 +99,7 @@ def test_no_contracts(project):
 def test_root_package_not_on_source_roots(project):
     result = run_config(project, 'root_packages = ["app"]\nsource_roots = ["lib"]\n' + FORBIDDEN)
     assert result.returncode == 2
-    assert "root package 'app' not found in the source roots (lib)" in result.stderr
+    assert "contracts.toml:2: error: root package 'app' not found in the source roots (lib)" in result.stderr
     assert "hint: set source_roots" in result.stderr
 
 
