@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from layering.domain.results import RunReport
-from layering.engine.run import ProbeSelection, check_settings, locate_settings
+from layering.commands.check import ProbeSelection, check_settings
+from layering.engine.config import locate_settings
 
 
 def check(

@@ -65,7 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _check(arguments: argparse.Namespace) -> int:
     from layering.domain.errors import ConfigError
-    from layering.engine.run import ProbeSelection, check_settings, locate_settings
+    from layering.commands.check import ProbeSelection, check_settings
+    from layering.engine.config import locate_settings
 
     selection = ProbeSelection.ALL
     if arguments.no_probe:
@@ -93,8 +94,9 @@ def _check(arguments: argparse.Namespace) -> int:
 
 def _prune(arguments: argparse.Namespace) -> int:
     from layering.domain.errors import ConfigError
-    from layering.engine.prune import prune
-    from layering.engine.run import ProbeSelection, locate_settings
+    from layering.commands.prune import prune
+    from layering.commands.check import ProbeSelection
+    from layering.engine.config import locate_settings
 
     selection = ProbeSelection.STATIC if arguments.no_probe else ProbeSelection.ALL
     try:

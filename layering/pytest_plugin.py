@@ -125,7 +125,7 @@ class _State:
 
     def static_result(self, path: Path, key: str) -> "ContractResult":
         """All selected static contracts of `path` are decided by one run, at the first of them."""
-        from layering.engine.run import ProbeSelection
+        from layering.commands.check import ProbeSelection
 
         runs = self.static_runs.setdefault(path, {})
         if key not in runs:
@@ -136,14 +136,15 @@ class _State:
 
     def probe_result(self, path: Path, key: str) -> "ContractResult":
         if (path, key) not in self.probe_runs:
-            from layering.engine.run import ProbeSelection
+            from layering.commands.check import ProbeSelection
 
             self.probe_runs[(path, key)] = self._run(path, [key], ProbeSelection.PROBES)
         return _find(self.probe_runs[(path, key)], key, path)
 
     def _run(self, path: Path, keys: list[str], selection: Any) -> "RunReport | ConfigError":
         from layering.domain.errors import ConfigError
-        from layering.engine.run import check_settings, locate_settings
+        from layering.commands.check import check_settings
+        from layering.engine.config import locate_settings
 
         try:
             return check_settings(locate_settings(str(path)), keys, selection)
@@ -228,7 +229,8 @@ class ContractsFile(pytest.File):
     def collect(self) -> Any:
         from layering.domain.errors import ConfigError
         from layering.engine.evidence import Evidence
-        from layering.engine.run import build_contracts, locate_settings
+        from layering.commands.check import build_contracts
+        from layering.engine.config import locate_settings
         from layering.reporting import text
 
         state = _state(self.config)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -14,8 +15,9 @@ class PackageFiles:
     roots: dict[str, str]
     namespace_packages: frozenset[str]
 
-    @property
+    @cached_property
     def modules(self) -> frozenset[str]:
+        """Computed once: evidence looks modules up here for every hop of every chain."""
         return frozenset(self.files) | self.namespace_packages
 
 

@@ -107,6 +107,16 @@ def find_config(start: str) -> tuple[str, tuple[str, ...]]:
         directory = parent
 
 
+def locate_settings(config: str | None = None, start: str = ".") -> Settings:
+    """The settings of the named configuration, or of the one found from `start` upwards."""
+    if config is not None:
+        if not os.path.exists(config):
+            raise ConfigError(Problem(os.path.abspath(config), 0, "the configuration file does not exist"))
+        return load_settings(config)
+    path, notes = find_config(start)
+    return load_settings(path, notes)
+
+
 def has_layering_section(pyproject: str) -> bool:
     try:
         with open(pyproject, encoding="utf-8", errors="replace") as handle:

@@ -14,7 +14,8 @@ import pytest
 
 import layering
 from layering.adapters import result_cache
-from layering.engine.run import check_settings, locate_settings
+from layering.commands.check import check_settings
+from layering.engine.config import locate_settings
 
 CONTRACTS = """\
 root_packages = ["app"]

@@ -16,7 +16,8 @@ from property_trees import ROOT, configs, imported_by_line, trees
 
 from layering.domain.errors import ConfigError
 from layering.domain.results import RunReport, Verdict
-from layering.engine.run import check_settings, locate_settings
+from layering.commands.check import check_settings
+from layering.engine.config import locate_settings
 
 IMPORT_CODES = {"LY001", "LY002", "LY003", "LY004"}
 

@@ -17,7 +17,8 @@ from property_trees import ROOT, trees
 
 from layering.domain.patterns import is_within
 from layering.domain.results import Verdict
-from layering.engine.run import check_settings, locate_settings
+from layering.commands.check import check_settings
+from layering.engine.config import locate_settings
 
 LINT_IMPORTS = str(Path(sys.executable).parent / "lint-imports")
 

@@ -1,9 +1,8 @@
-"""One run: read the configuration, build the contracts, gather evidence, decide each contract."""
+"""`layering check`: build the contracts of a configuration, gather evidence, decide each one."""
 
 from __future__ import annotations
 
 import enum
-import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -13,7 +12,7 @@ from layering.contracts._common import ContractInvalid
 from layering.domain.allowances import Allowance
 from layering.domain.errors import ConfigError, Problem, did_you_mean
 from layering.domain.results import ContractResult, RunReport, Verdict, Violation
-from layering.engine.config import Settings, find_config, load_settings
+from layering.engine.config import Settings
 from layering.engine.evidence import Evidence
 
 if TYPE_CHECKING:
@@ -29,16 +28,6 @@ class ProbeSelection(str, enum.Enum):
     ALL = "all"
     STATIC = "static"
     PROBES = "probes"
-
-
-def locate_settings(config: str | None = None, start: str = ".") -> Settings:
-    """The settings of the named configuration, or of the one found from `start` upwards."""
-    if config is not None:
-        if not os.path.exists(config):
-            raise ConfigError(Problem(os.path.abspath(config), 0, "the configuration file does not exist"))
-        return load_settings(config)
-    path, notes = find_config(start)
-    return load_settings(path, notes)
 
 
 def build_contracts(settings: Settings) -> list["Contract"]:

@@ -13,7 +13,7 @@ from layering.adapters.config_editor import EditFailed, remove_entries
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.results import StaleEntry, Verdict
 from layering.engine.config import PYPROJECT_FILE, Settings
-from layering.engine.run import ProbeSelection, check_settings
+from layering.commands.check import ProbeSelection, check_settings
 
 
 @dataclass(frozen=True)
