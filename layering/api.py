@@ -17,12 +17,14 @@ def check(
     use_cache: bool = True,
     jobs: int | None = None,
     start: str = ".",
+    chains: int = 0,
 ) -> RunReport:
     """Check the contracts of `config` (found from `start` upwards when None).
 
-    `contracts` limits the run to those ids; `probes=False` skips probe contracts. Raises
+    `contracts` limits the run to those ids; `probes=False` skips probe contracts; `chains`
+    lists that many chains of a broken graph contract beyond one example per import to cut. Raises
     `layering.ConfigError` when the run cannot be made; `report.exit_code` is the CLI's.
     """
     settings = locate_settings(config, start)
     selection = ProbeSelection.ALL if probes else ProbeSelection.STATIC
-    return check_settings(settings, contracts, selection, use_cache=use_cache, jobs=jobs)
+    return check_settings(settings, contracts, selection, use_cache=use_cache, jobs=jobs, chains=chains)

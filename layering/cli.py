@@ -28,10 +28,17 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
     check.add_argument("--no-cache", action="store_true", help="build the import graph without reading or writing the cache")
     check.add_argument(
+        "--chains",
+        type=_chains,
+        metavar="N|all",
+        default=0,
+        help="list the N shortest chains of each broken contract (or all of them) beyond one example per import to cut; default 0",
+    )
+    check.add_argument(
         "--format",
         choices=FORMATS,
         default="text",
-        help="report format: text for people, json (schema: layering/schema/report-v1.json), "
+        help="report format: text for people, json (schema: layering/schema/report-v2.json), "
         "github (Actions annotations), sarif (SARIF 2.1.0 for code scanning); default: text",
     )
     # pre-commit passes the changed files; every run checks the whole configuration, so they are ignored.
@@ -46,6 +53,14 @@ def _parser() -> argparse.ArgumentParser:
     prune.add_argument("--no-probe", action="store_true", help="leave probe contracts (and their expect_loaded) alone")
     prune.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
     return parser
+
+
+def _chains(value: str) -> int:
+    if value == "all":
+        return sys.maxsize
+    if value.isdigit():
+        return int(value)
+    raise argparse.ArgumentTypeError("takes a number of chains or 'all'")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -79,7 +94,9 @@ def _check(arguments: argparse.Namespace) -> int:
     progress = ProgressLine() if _progress_allowed() else None
     try:
         settings = locate_settings(arguments.config)
-        report = check_settings(settings, arguments.contract, selection, use_cache=not arguments.no_cache, jobs=arguments.jobs, progress=progress)
+        report = check_settings(
+            settings, arguments.contract, selection, use_cache=not arguments.no_cache, jobs=arguments.jobs, progress=progress, chains=arguments.chains
+        )
     except ConfigError as error:
         if progress:
             progress.erase()
@@ -87,6 +104,8 @@ def _check(arguments: argparse.Namespace) -> int:
         return 2
     if progress:
         progress.erase()
+    if arguments.format in ("text", "json", "sarif"):  # github shows them as annotations
+        sys.stderr.write(_renderer("text").warning_lines(report))
     sys.stdout.write(_render(arguments.format, report))
     sys.stdout.flush()
     return report.exit_code

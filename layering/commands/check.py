@@ -95,10 +95,26 @@ def check_settings(
     use_cache: bool = True,
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    chains: int = 0,
 ) -> RunReport:
-    """Decide the selected contracts of `settings`."""
-    contracts = select(build_contracts(settings), contract_ids, probes, settings)
+    """Decide the selected contracts of `settings`, listing `chains` chains per group of chains
+    beyond one example per import of its cut."""
+    every = build_contracts(settings)
+    contracts = select(every, contract_ids, probes, settings)
+    chosen = select(every, contract_ids, ProbeSelection.ALL, settings)
+    skipped = [c for c in chosen if c not in contracts]
+    if not contracts:
+        what = "probe" if probes is ProbeSelection.PROBES else "static"
+        raise ConfigError(
+            Problem(
+                settings.path,
+                0,
+                f"no {what} contract to check: the selection leaves out all {_plural(len(chosen), 'contract')}",
+                hint="drop --no-probe or --probe-only, or name other contracts",
+            )
+        )
     evidence = Evidence(settings, use_cache=use_cache)
+    evidence.listed_chains = chains
     for contract in contracts:
         contract.validate(evidence)
     problems = [p for c in contracts for p in c.problems]
@@ -108,7 +124,7 @@ def check_settings(
     static = [c for c in contracts if c.type_name != "probe"]
     evidence.graph_users = sum(1 for c in static if c.needs_graph)
     evidence.include_external_packages = any(c.needs_external_packages(evidence) for c in static if c.needs_graph)
-    static_results, warnings = _decide_static(static, evidence, settings, use_cache)
+    static_results, warnings = _decide_static(static, evidence, settings, use_cache, chains)
     results = dict(zip((i for i, c in enumerate(contracts) if c.type_name != "probe"), static_results))
     probe_contracts = [c for c in contracts if c.type_name == "probe"]
     if probe_contracts:
@@ -118,10 +134,16 @@ def check_settings(
         config_path=settings.path,
         results=tuple(results[i] for i in range(len(contracts))),
         warnings=settings.notes + tuple(warnings),
+        skipped_probes=sum(1 for c in skipped if c.type_name == "probe"),
+        skipped_static=sum(1 for c in skipped if c.type_name != "probe"),
     )
 
 
-def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Settings, use_cache: bool) -> tuple[list[ContractResult], list[str]]:
+def _plural(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Settings, use_cache: bool, chains: int) -> tuple[list[ContractResult], list[str]]:
     """Decide the static contracts, from the result cache when nothing they depend on changed.
 
     Only runs that need the whole graph use the cache: a run about a few modules' direct
@@ -135,6 +157,11 @@ def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Se
     from layering.adapters import result_cache
     from layering.domain.serialization import result_from_data, result_to_data
 
+    unusable = result_cache.prepare(settings.cache_dir)
+    if unusable:
+        evidence.use_cache = False
+        results = [_decide(c, evidence) for c in contracts]
+        return results, [unusable] + [w for c in contracts for w in c.warnings(evidence)]
     cache = result_cache.ResultCache(settings.cache_dir)
     states = result_cache.file_states(evidence.package_files.files)
     key = result_cache.run_key(
@@ -146,6 +173,7 @@ def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Se
             settings.source_roots,
             settings.exclude_type_checking_imports,
             [c.spec.options for c in contracts],
+            chains,
             sorted(states.items()),
         ]
     )

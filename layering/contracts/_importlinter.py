@@ -7,14 +7,15 @@ are its options, with the same names as its TOML config, and the verdict is its 
 
 from __future__ import annotations
 
-import dataclasses
 import io
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid
-from layering.domain.errors import did_you_mean
+from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid, chain_group, import_expression, matching_edges
 from layering.domain.allowances import Allowance
-from layering.domain.results import Hop, Violation
+from layering.domain.chains import chains_and_cut
+from layering.domain.errors import did_you_mean
+from layering.domain.results import Violation
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -31,58 +32,6 @@ def _as_importlinter_value(value: Any) -> Any:
     return value
 
 
-def _name(value: Any) -> str:
-    return getattr(value, "name", value) if not isinstance(value, str) else value
-
-
-def _hop_of(item: Any) -> tuple[str, str, tuple[int, ...]] | None:
-    if dataclasses.is_dataclass(item) and not isinstance(item, type):
-        item = {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
-    elif not isinstance(item, dict) and hasattr(item, "importer") and hasattr(item, "imported"):
-        item = {"importer": item.importer, "imported": item.imported}
-    if isinstance(item, dict) and "importer" in item and "imported" in item:
-        lines = item.get("line_numbers") or ()
-        if isinstance(lines, int):
-            lines = (lines,)
-        return _name(item["importer"]), _name(item["imported"]), tuple(int(n) for n in lines)
-    return None
-
-
-def chains_in(metadata: Any) -> list[list[tuple[str, str, tuple[int, ...]]]]:
-    """Every chain of imports that import-linter's result metadata holds, whatever its shape."""
-    found: list[list[tuple[str, str, tuple[int, ...]]]] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, (list, tuple, set, frozenset)):
-            items = list(node)
-            hops = [_hop_of(i) for i in items]
-            if items and all(h is not None for h in hops):
-                if all(not isinstance(i, (list, tuple)) for i in items) and _is_chain(hops):
-                    found.append(hops)  # type: ignore[arg-type]
-                else:
-                    found.extend([h] for h in hops)  # type: ignore[list-item]
-                return
-            for i in items:
-                walk(i)
-        elif isinstance(node, dict):
-            hop = _hop_of(node)
-            if hop is not None and not any(isinstance(v, (list, dict)) for k, v in node.items() if k not in ("line_numbers",)):
-                found.append([hop])
-                return
-            for value in node.values():
-                walk(value)
-        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-            for f in dataclasses.fields(node):
-                walk(getattr(node, f.name))
-
-    walk(metadata)
-    return found
-
-
-def _is_chain(hops: list) -> bool:
-    return all(a[1] == b[0] for a, b in zip(hops, hops[1:]))
-
-
 class ImportLinterContract(Contract):
     """Base of the contract types that import-linter implements."""
 
@@ -90,6 +39,7 @@ class ImportLinterContract(Contract):
     violation_code: ClassVar[str]
     needs_graph = True
     rendered: tuple[str, ...] = ()
+    summaries: tuple[str, ...] = ()
 
     def _read_options(self, raw: dict[str, Any]) -> None:
         from importlinter.domain import fields
@@ -124,28 +74,51 @@ class ImportLinterContract(Contract):
         return getattr(importlib.import_module(module_name), class_name)
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+        graph = evidence.graph_copy()
+        stale = self._drop_unmatched_ignores(graph)
         try:
-            check = self.delegate.check(evidence.graph_copy(), verbose=False)
+            check = self.delegate.check(graph, verbose=False)
         except ValueError as error:  # import-linter's word for options that do not fit the graph
             raise ContractInvalid(str(error)) from None
+        self.ignored_imports = getattr(check, "ignored_import_count", 0)
+        where = f"{self.settings.display_path(self.settings.path)}:{self.spec.line}: contract '{self.name}'"
+        self.alerts.extend(f"{where}: {warning}" for warning in check.warnings)
         if check.kept:
-            return []
-        violations = [self._violation(evidence, chain) for chain in chains_in(check.metadata)]
-        if not violations:
-            # A result whose metadata holds no chain: show import-linter's own words for it.
-            self.rendered = self._render(check)
-            violations = [
-                Violation(
-                    path=evidence.settings.display_path(evidence.settings.path),
-                    line=self.spec.line,
-                    code=self.violation_code,
-                    message=self.rendered[0] if self.rendered else "broken (see import-linter's report)",
-                )
-            ]
-        return violations
+            return stale
+        return stale + self.findings(evidence, graph, check)
+
+    def _drop_unmatched_ignores(self, graph: Any) -> list[Violation]:
+        """Ignored imports that match nothing are stale entries, reported one by one at their
+        alerting level (import-linter raises on the first); the delegate checks the rest."""
+        raw = self.spec.options.get("ignore_imports") or []
+        entries = [raw] if isinstance(raw, str) else raw
+        expressions = [(i, text, import_expression(text)) for i, text in enumerate(entries)]
+        unmatched = [(i, text, (a.text, b.text)) for i, text, (a, b) in expressions if not matching_edges(graph, a, b)]
+        if unmatched:
+            gone = {pair for _, _, pair in unmatched}
+            self.delegate.ignore_imports = {
+                e for e in self.delegate.ignore_imports if (e.importer.expression, e.imported.expression) not in gone
+            }
+        return self.stale_ignores([(i, text) for i, text, _ in unmatched])
+
+    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+        """The violations of a broken contract; a type without its own reading of import-linter's
+        result shows import-linter's report, located at the contract."""
+        self.rendered = self._render(check)
+        return [
+            Violation(
+                path=evidence.settings.display_path(evidence.settings.path),
+                line=self.spec.line,
+                code=self.violation_code,
+                message="broken; import-linter's report follows",
+            )
+        ]
 
     def notes(self) -> tuple[str, ...]:
-        return self.rendered
+        """Layering's own notes, then import-linter's report where it is shown (it holds the
+        guidance), else the contract's broken_contract_guidance."""
+        guidance = self.spec.options.get("broken_contract_guidance")
+        return self.summaries + (self.rendered or ((guidance,) if isinstance(guidance, str) and guidance.strip() else ()))
 
     def _render(self, check: Any) -> tuple[str, ...]:
         """import-linter's own report of the broken contract, as plain text."""
@@ -161,23 +134,42 @@ class ImportLinterContract(Contract):
             output.console = saved
         return tuple(line.rstrip() for line in buffer.getvalue().splitlines() if line.strip())
 
-    def _violation(self, evidence: "Evidence", chain: list[tuple[str, str, tuple[int, ...]]]) -> Violation:
-        hops = []
-        for importer, imported, lines in chain:
-            facts = evidence.facts_between(importer, imported)
-            names = tuple(sorted({f.name for f in facts if f.name}))
-            line = facts[0].line if facts else (min(lines) if lines else 0)
-            hops.append(Hop(importer, imported, evidence.display_path(importer), line, names,
-                            facts[0].qualifiers() if facts else ()))
-        first, last = hops[0], hops[-1]
-        through = f" through {len(hops)} imports" if len(hops) > 1 else ""
-        return Violation(
-            path=first.path,
-            line=first.line,
-            code=self.violation_code,
-            message=f"{first.importer} imports {last.imported}{through}",
-            importer=first.importer,
-            imported=last.imported,
-            names=first.names if len(hops) == 1 else (),
-            chain=tuple(hops),
-        )
+    def cut_findings(self, evidence: "Evidence", graph: Any, pairs: "list[tuple[str, str, set[str]]]", check: Any) -> list[Violation]:
+        """For each (importer package, imported package, modules left out) that import-linter
+        found broken, the minimum cut between the two and its chains, found by layering (the
+        same every run); import-linter decides only which pairs are broken."""
+        imports = evidence.imports_of(graph)
+        violations = []
+        for importer, imported, left_out in pairs:
+            found = chains_and_cut(imports, members(graph, importer), members(graph, imported), {m for x in left_out for m in members(graph, x)})
+            if not found.cut:  # import-linter saw a route that layering cannot trace: show its report
+                return self.findings(evidence, graph, check)
+            group = chain_group(evidence, found, importer, imported, lambda _: self.violation_code)
+            self.chain_groups.append(group)
+            violations.extend(v for cut in group.cut for v in cut.statements)
+        return violations
+
+    def link_findings(self, evidence: "Evidence", links: "list[tuple[str, str]]", describe: "Callable[[str, str], str]" = lambda a, b: "") -> list[Violation]:
+        """One finding per import statement of each (importer, imported) import-linter reported."""
+        return [
+            Violation(
+                path=hop.path,
+                line=hop.line,
+                code=self.violation_code,
+                message=f"{hop.importer} imports {hop.imported}" + (f" ({', '.join(hop.names)})" if hop.names else "") + describe(importer, imported),
+                importer=hop.importer,
+                imported=hop.imported,
+                names=hop.names,
+                qualifiers=hop.qualifiers,
+            )
+            for importer, imported in sorted(set(links))
+            for hop in evidence.statements(importer, imported)
+        ]
+
+
+def members(graph: Any, module: str) -> set[str]:
+    """A module and its descendants in the graph (none for a squashed external package)."""
+    try:
+        return {module, *graph.find_descendants(module)}
+    except ValueError:
+        return {module}

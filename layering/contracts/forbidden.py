@@ -4,33 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._common import STALE_ALLOWANCE, Contract, OptionError, fact_violation, option
+from layering.contracts._common import Contract, OptionError, chain_group, import_expressions, matching_edges, option, statement_violations
 from layering.domain.allowances import Allowance
+from layering.domain.chains import chains_and_cut
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
-from layering.domain.results import Hop, StaleEntry, Violation
+from layering.domain.results import Violation
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
 DIRECT_IMPORT = "LY001"
 INDIRECT_IMPORT = "LY002"
-
-
-def _import_expression(value: Any) -> tuple[ModulePattern, ModulePattern]:
-    if not isinstance(value, str) or "->" not in value:
-        raise OptionError(f"{value!r}: an ignored import is written 'importer -> imported'")
-    importer, _, imported = value.partition("->")
-    try:
-        return ModulePattern.parse(importer.strip()), ModulePattern.parse(imported.strip())
-    except ValueError as error:
-        raise OptionError(str(error)) from None
-
-
-def _import_expressions(value: Any) -> tuple[tuple[ModulePattern, ModulePattern], ...]:
-    if not isinstance(value, list):
-        raise OptionError(f"expected a list of 'importer -> imported' strings, got {value!r}")
-    return tuple(_import_expression(v) for v in value)
 
 
 class ForbiddenContract(Contract):
@@ -73,7 +58,7 @@ class ForbiddenContract(Contract):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         try:
-            self.ignored = _import_expressions(self.values.get("ignore_imports") or [])
+            self.ignored = import_expressions(self.values.get("ignore_imports") or [])
         except OptionError as error:
             self.ignored = ()
             self.problem("ignore_imports", f"contract '{self.name}', option 'ignore_imports': {error}")
@@ -135,7 +120,7 @@ class ForbiddenContract(Contract):
         as_packages = self.values["as_packages"]
         forbidden = self._forbidden(evidence)
         matched_ignores: set[int] = set()
-        violations = []
+        found = []
         for source in self._sources(evidence):
             importers = [source, *evidence.descendants(source)] if as_packages else [source]
             targets = [f for f in forbidden if not self._overlap(source, f)]
@@ -150,9 +135,8 @@ class ForbiddenContract(Contract):
                         continue
                     if self.excused(fact, used):
                         continue
-                    violations.append(fact_violation(fact, DIRECT_IMPORT))
-        violations.extend(self._unmatched_ignores(matched_ignores))
-        return violations
+                    found.append(fact)
+        return statement_violations(sorted(set(found)), DIRECT_IMPORT) + self._unmatched_ignores(matched_ignores)
 
     def _hits(self, imported: str, forbidden: str, evidence: "Evidence") -> bool:
         if self.values["as_packages"] or not evidence.is_internal(forbidden):
@@ -160,22 +144,7 @@ class ForbiddenContract(Contract):
         return imported == forbidden
 
     def _unmatched_ignores(self, matched: set[int]) -> list[Violation]:
-        if self.values.get("unmatched_ignore_imports_alerting") != "error":
-            return []
-        violations = []
-        for position, (a, b) in enumerate(self.ignored):
-            if position in matched:
-                continue
-            self.stale_entries.append(StaleEntry("ignore_imports", position, f"{a} -> {b}"))
-            violations.append(
-                Violation(
-                    path=self.settings.display_path(self.settings.path),
-                    line=self.spec.line_of("ignore_imports"),
-                    code=STALE_ALLOWANCE,
-                    message=f"ignored import '{a} -> {b}' matches no import: remove it",
-                )
-            )
-        return violations
+        return self.stale_ignores([(i, f"{a} -> {b}") for i, (a, b) in enumerate(self.ignored) if i not in matched])
 
     def _evaluate_chains(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         graph = evidence.graph_copy()
@@ -183,7 +152,7 @@ class ForbiddenContract(Contract):
         removed: list[tuple[str, str]] = []
         matched_ignores: set[int] = set()
         for position, (a, b) in enumerate(self.ignored):
-            for importer, imported in _matching_edges(graph, a, b):
+            for importer, imported in matching_edges(graph, a, b):
                 matched_ignores.add(position)
                 removed.append((importer, imported))
         for importer, imported in removed:
@@ -205,47 +174,43 @@ class ForbiddenContract(Contract):
                     partially_excused[(importer, imported)] = remaining
                 elif graph.direct_import_exists(importer=importer, imported=imported):
                     graph.remove_import(importer=importer, imported=imported)
+        imports = evidence.imports_of(graph)
         violations = []
-        for source in sources:
-            targets = [t for t in forbidden if not self._overlap(source, t)]
-            for chain in shortest_chains(graph, _members(graph, source, as_packages), _members_of_all(graph, targets, as_packages)):
-                violations.append(self._chain_violation(evidence, graph, chain, partially_excused))
+        for group_sources, targets in self._pairings(sources, forbidden):
+            source_members = _members_of_all(graph, group_sources, as_packages)
+            target_members = _members_of_all(graph, targets, as_packages)
+            found = chains_and_cut(imports, source_members, target_members)
+            if not found.cut:
+                continue
+            group = chain_group(
+                evidence,
+                found,
+                self._label(group_sources, sources, "source_modules"),
+                self._label(targets, forbidden, "forbidden_modules"),
+                lambda edge: DIRECT_IMPORT if edge[0] in source_members and edge[1] in target_members else INDIRECT_IMPORT,
+                partially_excused,
+            )
+            self.chain_groups.append(group)
+            violations.extend(v for cut in group.cut for v in cut.statements)
         violations.extend(self._unmatched_ignores(matched_ignores))
+        self.ignored_imports = len(set(removed))
         return violations
 
-    def _chain_violation(self, evidence: "Evidence", graph: Any, chain: tuple[str, ...], partial: dict) -> Violation:
-        hops = []
-        for importer, imported in zip(chain, chain[1:]):
-            facts = partial.get((importer, imported)) or evidence.facts_between(importer, imported)
-            if facts:
-                first = facts[0]
-                hops.append(
-                    Hop(
-                        importer=importer,
-                        imported=imported,
-                        path=first.path,
-                        line=first.line,
-                        names=tuple(sorted({f.name for f in facts if f.name})),
-                        qualifiers=first.qualifiers(),
-                    )
-                )
-            else:
-                details = graph.get_import_details(importer=importer, imported=imported)
-                line = min((d["line_number"] for d in details), default=0)
-                hops.append(Hop(importer, imported, evidence.display_path(importer), line))
-        first = hops[0]
-        if len(hops) == 1:
-            return Violation(
-                path=first.path, line=first.line, code=DIRECT_IMPORT,
-                message=f"{chain[0]} imports {chain[-1]}" + (f" ({', '.join(first.names)})" if first.names else ""),
-                importer=chain[0], imported=chain[-1], names=first.names, qualifiers=first.qualifiers,
-                chain=tuple(hops),
-            )
-        return Violation(
-            path=first.path, line=first.line, code=INDIRECT_IMPORT,
-            message=f"{chain[0]} imports {chain[-1]} through {len(hops)} imports",
-            importer=chain[0], imported=chain[-1], chain=tuple(hops),
-        )
+    def _pairings(self, sources: list[str], forbidden: list[str]) -> list[tuple[list[str], list[str]]]:
+        """Sources grouped by the forbidden modules they are checked against (a source is never
+        checked against a forbidden module it contains or lies in): one cut per group."""
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for source in sources:
+            targets = tuple(t for t in forbidden if not self._overlap(source, t))
+            if targets:
+                groups.setdefault(targets, []).append(source)
+        return sorted((members, list(targets)) for targets, members in groups.items())
+
+    def _label(self, modules: list[str], every: list[str], option: str) -> str:
+        """How a report names a group: as the contract names it when the group is all of it."""
+        if modules == every:
+            return ", ".join(p.text for p in self.values[option])
+        return ", ".join(modules)
 
 
 def _members(graph: Any, module: str, as_package: bool) -> set[str]:
@@ -254,56 +219,6 @@ def _members(graph: Any, module: str, as_package: bool) -> set[str]:
 
 def _members_of_all(graph: Any, modules: list[str], as_package: bool) -> set[str]:
     return {m for module in modules for m in _members(graph, module, as_package)}
-
-
-def shortest_chains(graph: Any, sources: set[str], targets: set[str]) -> list[tuple[str, ...]]:
-    """For each import of a source module that leads to a target, the shortest chain through it.
-
-    Every import statement to fix is shown: each direct import of a target, and for each other
-    module a source imports on the way to one, the alphabetically first shortest chain from
-    there. Chains run outside both groups between their ends. A chain exists exactly when
-    grimp's `find_shortest_chains` finds one (the same verdict), but these are the same chains
-    every run, which keeps reports stable.
-    """
-    if not targets:
-        return []
-    distance = {t: 0 for t in targets}
-    frontier = sorted(targets)
-    while frontier:
-        following = []
-        for module in frontier:
-            for importer in graph.find_modules_that_directly_import(module):
-                if importer in distance or importer in sources:
-                    continue
-                distance[importer] = distance[module] + 1
-                following.append(importer)
-        frontier = sorted(following)
-    chains = []
-    for source in sorted(sources - targets):
-        for first in sorted(graph.find_modules_directly_imported_by(source)):
-            if first not in distance or first in sources:
-                continue
-            chain = [source, first]
-            while distance[chain[-1]] > 0:
-                chain.append(
-                    min(
-                        m
-                        for m in graph.find_modules_directly_imported_by(chain[-1])
-                        if distance.get(m) == distance[chain[-1]] - 1 and m not in sources
-                    )
-                )
-            chains.append(tuple(chain))
-    return chains
-
-
-def _matching_edges(graph: Any, importer: ModulePattern, imported: ModulePattern) -> list[tuple[str, str]]:
-    importers = [m for m in graph.modules if importer.matches(m)]
-    edges = []
-    for module in importers:
-        for target in graph.find_modules_directly_imported_by(module):
-            if imported.matches(target):
-                edges.append((module, target))
-    return sorted(edges)
 
 
 def _relevant_edges(graph: Any, sources: list[str], forbidden: list[str], as_packages: bool) -> set[tuple[str, str]]:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from layering.contracts._importlinter import ImportLinterContract
+from layering.domain.results import Violation
+
+if TYPE_CHECKING:
+    from layering.engine.evidence import Evidence
 
 
 class IndependenceContract(ImportLinterContract):
@@ -21,3 +27,12 @@ class IndependenceContract(ImportLinterContract):
     type_name = "independence"
     importlinter_class = "importlinter.contracts.independence.IndependenceContract"
     violation_code = "LY012"
+
+    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+        """Per pair import-linter found broken, the cut between the two, the other modules of
+        the contract left out (as grimp searches)."""
+        from importlinter.domain.helpers import module_expressions_to_modules
+
+        modules = {m.name for m in module_expressions_to_modules(graph, self.delegate.modules)}
+        pairs = sorted({(d["downstream_module"], d["upstream_module"]) for d in check.metadata["invalid_chains"]})
+        return self.cut_findings(evidence, graph, [(a, b, modules - {a, b}) for a, b in pairs], check)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from layering.contracts._common import Contract, fact_violation, option
+from layering.contracts._common import Contract, option, statement_violations
 from layering.domain.allowances import Allowance
 from layering.domain.results import Violation
 
@@ -55,12 +55,14 @@ class LeafContract(Contract):
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         leaves = sorted({m for p in self.values["modules"] for m in evidence.expand(p)})
         within = self.values["within"]
-        violations = []
+        found = []
         for leaf in leaves:
             for fact in evidence.facts_of(leaf):
+                if fact.module == "__future__":
+                    continue  # a compiler directive, not an import of anything
                 if not any(p.covers(fact.imported) or p.covers(fact.dotted) for p in within):
                     continue
                 if self.excused(fact, used):
                     continue
-                violations.append(fact_violation(fact, LEAF_IMPORT))
-        return violations
+                found.append(fact)
+        return statement_violations(found, LEAF_IMPORT)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from layering.contracts._importlinter import ImportLinterContract
+from layering.domain.results import Violation
+
+if TYPE_CHECKING:
+    from layering.engine.evidence import Evidence
 
 
 class ProtectedContract(ImportLinterContract):
@@ -22,3 +28,8 @@ class ProtectedContract(ImportLinterContract):
     type_name = "protected"
     importlinter_class = "importlinter.contracts.protected.ProtectedContract"
     violation_code = "LY014"
+
+    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+        """Each import of a protected module by a module not allowed to, statement by statement."""
+        links = [(link["importer"], link["imported"]) for found in check.metadata["illegal_imports"] for link in found.illegal_links]
+        return self.link_findings(evidence, links)

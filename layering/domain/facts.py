@@ -44,14 +44,15 @@ class ImportFact:
         return self.module if self.name is None else f"{self.module}.{self.name}"
 
     @property
+    def shown_name(self) -> str | None:
+        """The name a report shows in parentheses: none for `from pkg import sub` of a submodule,
+        which the imported module already names."""
+        return None if self.name is None or self.imported == self.dotted else self.name
+
+    @property
     def runtime(self) -> bool:
         """Whether the statement runs when its module is imported."""
         return not (self.in_function or self.type_checking or self.lazy)
-
-    def describe(self) -> str:
-        """`importer imports module.name`, the way a report line reads."""
-        target = self.imported if self.name is None or self.imported == self.dotted else self.dotted
-        return f"{self.importer} imports {target}"
 
     def qualifiers(self) -> tuple[str, ...]:
         """The words that say when this import runs, for report lines."""

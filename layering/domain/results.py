@@ -78,6 +78,38 @@ class Violation:
 
 
 @dataclass(frozen=True, order=True)
+class CutImport:
+    """One import of a minimum cut: a module pair, the statements behind it (one finding each),
+    how many of the group's chains cross it, and the shortest chain that does."""
+
+    importer: str
+    imported: str
+    statements: tuple[Violation, ...]
+    chains: int
+    example: tuple[Hop, ...]
+
+
+@dataclass(frozen=True)
+class ChainGroup:
+    """The chains from one group of modules to another and the fewest imports that cut them all.
+
+    `chains` counts them all (one per import of a source module that leads to a target);
+    `listed` holds the ones a report lists beyond the examples (`--chains N`), located.
+    """
+
+    source: str
+    target: str
+    chains: int
+    cut: tuple[CutImport, ...]
+    listed: tuple[tuple[Hop, ...], ...] = ()
+
+    @property
+    def shown(self) -> int:
+        """How many distinct chains the examples and the listing show."""
+        return len({c.example for c in self.cut} | set(self.listed))
+
+
+@dataclass(frozen=True, order=True)
 class StaleEntry:
     """An allowance or expectation that no longer matches anything: it must go (they only shrink).
 
@@ -104,6 +136,8 @@ class ContractResult:
     source_line: int = 0
     items: tuple["ItemResult", ...] = ()
     stale: tuple[StaleEntry, ...] = ()
+    chain_groups: tuple[ChainGroup, ...] = ()
+    ignored_imports: int = 0
 
 
 @dataclass(frozen=True)
@@ -123,6 +157,9 @@ class RunReport:
     config_path: str
     results: tuple[ContractResult, ...]
     warnings: tuple[str, ...] = field(default=())
+    skipped_probes: int = 0
+    skipped_static: int = 0
+    """Contracts of the selection left out: probes by a static-only run, and the reverse."""
 
     @property
     def exit_code(self) -> int:

@@ -22,6 +22,7 @@ from layering.adapters.source_facts import RawImport, SourceRegions, SourceUnrea
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
+from layering.domain.results import Hop
 from layering.engine.config import Settings
 
 
@@ -35,6 +36,9 @@ class Evidence:
         self._paths: dict[str, str | None] = {}
         self.graph_users = 0
         self.include_external_packages = False
+        self.listed_chains = 0
+        """How many chains a report lists beyond one example per import of a cut: each listed
+        chain costs the reading of its files, so the run decides it, not the renderer."""
         self._regions: dict[str, SourceRegions] = {}
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
@@ -127,17 +131,26 @@ class Evidence:
         return flat
 
     def mentions(self, pattern: ModulePattern) -> bool:
-        """Whether any import read so far in this run is of a module `pattern` covers."""
-        return any(pattern.covers(f.imported) for facts in self._facts.values() for f in facts)
+        """Whether any import read so far in this run (or in the graph, when it was built) is of
+        a module `pattern` covers."""
+        if any(pattern.covers(f.imported) for facts in self._facts.values() for f in facts):
+            return True
+        return "graph" in self.__dict__ and any(pattern.covers(m) for m in self.graph.modules if not self.is_internal(m))
 
     def facts_between(self, importer: str, imported: str) -> list[ImportFact]:
         """The imports of `imported` by `importer`, for a chain in a report or an allowance.
 
         Only the statements grimp recorded are parsed, not the whole file; [] when the file
-        cannot be read here (the caller then falls back to grimp's line numbers).
+        cannot be read here (the caller then falls back to grimp's line numbers). An external
+        package is squashed in the graph: every import of it or of its submodules counts.
         """
+        internal = self.is_internal(imported)
+
+        def between(fact: ImportFact) -> bool:
+            return fact.imported == imported if internal else is_within(fact.imported, imported)
+
         if importer in self._facts:
-            return [f for f in self._facts[importer] if f.imported == imported]
+            return [f for f in self._facts[importer] if between(f)]
         path = self.path_of(importer)
         if path is None:
             return []
@@ -147,12 +160,40 @@ class Evidence:
                 self._regions[path] = SourceRegions(path)
             raws = self._regions[path].imports_at(lines) if lines else []
             display = self.settings.display_path(path)
-            found = [f for raw in raws for f in self._resolve(importer, path, display, raw) if f.imported == imported]
+            found = [f for raw in raws for f in self._resolve(importer, path, display, raw) if between(f)]
             if self.settings.exclude_type_checking_imports:
                 found = [f for f in found if not f.type_checking]
-            return sorted(found) or [f for f in self.facts_of(importer) if f.imported == imported]
+            return sorted(found) or [f for f in self.facts_of(importer) if between(f)]
         except SourceUnreadable:
             return []
+
+    def statements(self, importer: str, imported: str, facts: "list[ImportFact] | None" = None) -> list[Hop]:
+        """One hop per import statement by which `importer` imports `imported`, in line order,
+        each at the line of its first name: from `facts` when given (what an allowance left),
+        else from the source, else (a file this Python cannot parse) from grimp's lines."""
+        if facts is None:
+            facts = self.facts_between(importer, imported)
+        if facts:
+            by_statement: dict[tuple[str, int], list[ImportFact]] = {}
+            for fact in sorted(facts):
+                by_statement.setdefault((fact.path, fact.first_line), []).append(fact)
+            return [
+                Hop(importer, imported, group[0].path, group[0].line, tuple(sorted({f.shown_name for f in group if f.shown_name})), group[0].qualifiers())
+                for group in (by_statement[key] for key in sorted(by_statement))
+            ]
+        lines = sorted({d["line_number"] for d in self.graph.get_import_details(importer=importer, imported=imported)})
+        path = self.display_path(importer)
+        return [Hop(importer, imported, path, line) for line in lines] or [Hop(importer, imported, path, 0)]
+
+    def locate(self, chain: "tuple[str, ...]", facts: "dict[tuple[str, str], list[ImportFact]] | None" = None) -> tuple[Hop, ...]:
+        """A chain of modules as hops, each at its first import statement."""
+        facts = facts or {}
+        return tuple(self.statements(a, b, facts.get((a, b)))[0] for a, b in zip(chain, chain[1:]))
+
+    @staticmethod
+    def imports_of(graph: Any) -> dict[str, frozenset[str]]:
+        """A graph as a plain mapping, importer to the modules it imports, for chains and cuts."""
+        return {module: frozenset(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
 
     @cached_property
     def graph(self) -> Any:

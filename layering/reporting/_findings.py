@@ -80,6 +80,20 @@ class PathMapper:
         return relative if relative is not None else self.absolute(path)
 
 
+def cut_notes(result: ContractResult) -> dict[Violation, str]:
+    """For each finding that is an import of a cut: how many of its group's chains cross it."""
+    notes = {}
+    for group in result.chain_groups:
+        for cut in group.cut:
+            crossing = "only longer chains" if cut.chains == 0 else f"{cut.chains} of {group.chains} chain{'s' if group.chains != 1 else ''}"
+            text = (
+                f"one of the {len(group.cut)} imports to remove to cut every chain from {group.source} to {group.target} "
+                f"({crossing} from {group.source} run through it)"
+            )
+            notes.update(dict.fromkeys(cut.statements, text))
+    return notes
+
+
 def describe(violation: Violation) -> str:
     """The violation's message with its qualifiers, as the text report shows it."""
     quals = f" [{', '.join(violation.qualifiers)}]" if violation.qualifiers else ""

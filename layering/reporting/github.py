@@ -14,7 +14,7 @@ from __future__ import annotations
 from layering.domain.errors import ConfigError
 from layering.domain.results import RunReport, Verdict
 from layering.reporting import text
-from layering.reporting._findings import PathMapper, describe, findings
+from layering.reporting._findings import PathMapper, cut_notes, describe, findings
 
 
 def escape_data(value: str) -> str:
@@ -38,12 +38,16 @@ def render(report: RunReport, root: str | None = None) -> str:
     for result in report.results:
         found = findings(result)
         known = [f for f in found if f.expected]
+        in_cut = cut_notes(result)
         for finding in found:
             if finding.expected:
                 continue
             violation = finding.violation
+            hops = [hop.render() for hop in violation.chain if len(violation.chain) > 1 or hop.path != violation.path]
             body = [describe(violation)]
-            body.extend(hop.render() for hop in violation.chain if len(violation.chain) > 1 or hop.path != violation.path)
+            if violation in in_cut:
+                body.append(in_cut[violation] + ("; the shortest:" if hops else ""))
+            body.extend(hops)
             body.append(f"contract: {result.name}" + (f" [{result.contract_id}]" if result.contract_id != result.name else ""))
             if finding.item:
                 body.append(f"module: {finding.item}")

@@ -18,7 +18,7 @@ from typing import Any
 from layering import __version__
 from layering.domain.errors import ConfigError
 from layering.domain.results import Hop, RunReport
-from layering.reporting._findings import Finding, PathMapper, describe, findings
+from layering.reporting._findings import Finding, PathMapper, cut_notes, describe, findings
 from layering.reporting.codes import CONFIG_ERROR, RULES, rule_description, rule_name
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -79,10 +79,11 @@ def _hop_text(hop: Hop) -> str:
     return f"{hop.importer} -> {hop.imported}{names}{quals}"
 
 
-def _result(finding: Finding, paths: PathMapper, rule_index: int) -> dict[str, Any]:
+def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) -> dict[str, Any]:
     contract = finding.result
     violation = finding.violation
-    text = f"{describe(violation)} (contract: {contract.name}"
+    text = describe(violation) + (f": {in_cut[violation]}" if violation in in_cut else "")
+    text += f" (contract: {contract.name}"
     text += f" [{contract.contract_id}]" if contract.contract_id != contract.name else ""
     text += f"; module {finding.item})" if finding.item else ")"
     path, line = (violation.path, violation.line) if violation.path else (contract.source_path, contract.source_line)
@@ -135,6 +136,7 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int) -> dict[str, A
 def render(report: RunReport, root: str | None = None) -> str:
     paths = PathMapper(report.config_path, root)
     found = [f for r in report.results for f in findings(r)]
+    in_cut = {v: note for r in report.results for v, note in cut_notes(r).items()}
     codes = list(RULES)
     codes.extend(sorted({f.violation.code for f in found} - set(codes)))
     index = {code: number for number, code in enumerate(codes)}
@@ -149,7 +151,7 @@ def render(report: RunReport, root: str | None = None) -> str:
         "tool": {"driver": _driver(codes)},
         "originalUriBaseIds": _base_ids(paths),
         "invocations": [invocation],
-        "results": [_result(f, paths, index[f.violation.code]) for f in found],
+        "results": [_result(f, paths, index[f.violation.code], in_cut) for f in found],
         "columnKind": "unicodeCodePoints",
     }
     return _log(run)

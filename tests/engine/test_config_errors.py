@@ -151,7 +151,7 @@ def test_config_found_in_parent_directory(project, tmp_path, where):
 def test_both_sources_present_says_which_is_used(project):
     project.write({**PACKAGE, "contracts.toml": HEADER + FORBIDDEN, "pyproject.toml": "[tool.layering]\nroot_packages = ['app']\n"})
     result = project.check()
-    assert "warning: using contracts.toml; [tool.layering] in pyproject.toml of the same directory is ignored" in result.stdout
+    assert "warning: using contracts.toml; [tool.layering] in pyproject.toml of the same directory is ignored" in result.stderr
 
 
 def test_external_submodule_in_a_chain_contract_is_an_error_not_a_silent_pass(project):
