@@ -7,6 +7,7 @@ name-level rules and reports read the files they need here, and only those.
 from __future__ import annotations
 
 import ast
+import bisect
 import io
 import re
 import sys
@@ -130,62 +131,148 @@ _COMPOUND = tuple(
 )
 
 
-_CLAUSE = re.compile(r"(else|elif|except|finally|case)\b")
+# Strings and comments, so that a lexical pass can blank them out: brackets, quotes and line
+# ends inside them never count.
+_STRING_OR_COMMENT = re.compile(
+    r"#[^\n]*"
+    r"|[rRbBuUfFtT]{0,2}(?:\"\"\"(?:\\.|[^\\])*?\"\"\"|'\'\'(?:\\.|[^\\])*?'\'\'|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')",
+    re.DOTALL,
+)
+_IMPORT_START = re.compile(r"(?:import|from)\b")
+_HEADER = re.compile(r"(?:async\s+)?(def|class|if|elif|else|try|except|finally|for|while|with|match|case)\b")
+_TYPE_CHECKING_TEST = re.compile(r"(?:if|elif)\s+(?:[A-Za-z_][A-Za-z0-9_]*\.)*TYPE_CHECKING\s*:")
 
 
-class SourceRegions:
-    """One file's import statements, parsed region by region as lines are asked for.
+class ImportStatements:
+    """One file's import statements, read one at a time at the lines grimp names.
 
-    Only the top-level statements that hold the asked lines are parsed (a report about a few
-    imports of a large file does not pay for the whole file); where a region cannot be parsed
-    on its own (a line at column 0 inside a string, say), the whole file is.
+    A report shows a handful of statements of a file; parsing the whole file for them costs
+    more than the rest of the report. A lexical pass over the file (strings, comments,
+    brackets) tells where logical lines start; the statement at a line is parsed alone, and its
+    scope is read from the block headers above it, as `parse_imports` sets it. Where the line
+    is not a plain import statement (`if x: import y`, `lazy import`), or its text does not
+    read as one, the whole file is parsed instead.
     """
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.text = read_source(path)
-        self.source = self.text.splitlines(keepends=True)
-        self.parsed: set[int] = set()
-        self.imports: dict[int, RawImport] = {}
+        self.lines = self.text.splitlines()
+        self._starts: list[int] | None = None
+        self._whole: dict[int, list[RawImport]] | None = None
+        self._found: dict[int, list[RawImport]] = {}
 
     def imports_at(self, lines: "set[int] | frozenset[int]") -> list[RawImport]:
         """The import statements that start on `lines`, as `parse_imports` reads them."""
+        found = []
         for line in sorted(lines):
-            if line in self.parsed or not 1 <= line <= len(self.source):
+            if line not in self._found:
+                self._found[line] = self._statements(line) if self._whole is None else self._whole.get(line, [])
+            found.extend(self._found[line])
+        return found
+
+    def _statements(self, line: int) -> list[RawImport]:
+        """The statements of the logical line at `line` (`import a; import b` has two)."""
+        if not 1 <= line <= len(self.lines) or not _IMPORT_START.match(self.lines[line - 1].lstrip()):
+            return self._from_whole_file(line)
+        starts = self._logical_starts()
+        index = bisect.bisect_left(starts, line)
+        if index == len(starts) or starts[index] != line:
+            return self._from_whole_file(line)
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.lines)
+        text = "\n".join(self.lines[line - 1 : end]).lstrip()
+        try:
+            tree = ast.parse(text, filename=self.path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return self._from_whole_file(line)
+        if not tree.body or not all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
+            return self._from_whole_file(line)
+        collector = _ImportCollector(line_offset=line - 1, scopes=self._scopes(index, starts))
+        collector.visit(tree)
+        return collector.imports
+
+    def _from_whole_file(self, line: int) -> list[RawImport]:
+        if self._whole is None:
+            self._whole = {}
+            for raw in parse_imports(self.path, self.text):
+                self._whole.setdefault(raw.first_line, []).append(raw)
+        return self._whole.get(line, [])
+
+    def _logical_starts(self) -> list[int]:
+        """The lines (1-based) on which a logical line begins, blank and comment lines aside.
+
+        Strings and comments are blanked out first (a line inside a string is marked with a NUL,
+        so it never starts anything); then a line starts a logical line when no bracket is open
+        and the line before does not end with a backslash."""
+        if self._starts is None:
+            cleaned = _STRING_OR_COMMENT.sub(_blank, self.text)
+            starts = []
+            depth = 0
+            continued = False
+            for number, line in enumerate(cleaned.split("\n"), start=1):
+                if depth == 0 and not continued and not line.startswith("\0") and line.strip():
+                    starts.append(number)
+                depth = max(0, depth + line.count("(") + line.count("[") + line.count("{") - line.count(")") - line.count("]") - line.count("}"))
+                continued = line.rstrip().endswith("\\")
+            self._starts = starts
+        return self._starts
+
+    def _indent(self, line: int) -> int:
+        text = self.lines[line - 1].expandtabs(8)
+        return len(text) - len(text.lstrip())
+
+    def _keyword(self, line: int) -> str:
+        found = _HEADER.match(self.lines[line - 1].lstrip())
+        return found.group(1) if found else ""
+
+    def _scopes(self, index: int, starts: list[int]) -> list[Scope]:
+        """The scopes `_ImportCollector` has entered at `starts[index]`, outermost first, read
+        from the headers of the blocks that hold it."""
+        scopes: list[Scope] = []
+        need = self._indent(starts[index])
+        position = index - 1
+        while need > 0 and position >= 0:
+            header = starts[position]
+            indent = self._indent(header)
+            position -= 1
+            if indent >= need:
                 continue
-            start, end = _top_level_region(self.source, line)
-            try:
-                tree = ast.parse("".join(self.source[start - 1 : end]), filename=self.path)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                self._parse_whole_file()
+            word = self._keyword(header)
+            if word in ("except", "finally") or (word == "else" and self._owner(position, indent, starts) in ("try", "except")):
+                scopes.append(Scope.TRY)
+            elif word == "try":
+                scopes.append(Scope.TRY)
+            elif word == "def":
+                scopes.append(Scope.FUNCTION)
+            elif word == "class":
+                scopes.append(Scope.CLASS)
+            elif word in ("if", "elif") and _TYPE_CHECKING_TEST.match(self.lines[header - 1].lstrip()):
+                scopes.append(Scope.TYPE_CHECKING)
+            need = indent
+        return scopes[::-1]
+
+    def _owner(self, position: int, indent: int, starts: list[int]) -> str:
+        """The statement an `else` clause at `indent` (above `starts[position + 1]`) belongs to."""
+        while position >= 0:
+            header = starts[position]
+            here = self._indent(header)
+            if here < indent:
                 break
-            collector = _ImportCollector(line_offset=start - 1)
-            collector.visit(tree)
-            self.imports.update((raw.first_line, raw) for raw in collector.imports)
-            self.parsed.update(range(start, end + 1))
-        return [self.imports[line] for line in sorted(lines) if line in self.imports]
-
-    def _parse_whole_file(self) -> None:
-        self.imports = {raw.first_line: raw for raw in parse_imports(self.path, self.text)}
-        self.parsed = set(range(1, len(self.source) + 1))
-
-
-def _starts_statement(text: str) -> bool:
-    """Whether a line begins a top-level statement (a guess the parse then confirms)."""
-    return bool(text) and not text[0].isspace() and text[0] not in "#)]}" and not _CLAUSE.match(text)
+            if here == indent:
+                word = self._keyword(header)
+                if word in ("try", "except", "if", "elif", "for", "while"):
+                    return word
+                if word not in ("else", "finally"):
+                    break
+            position -= 1
+        return ""
 
 
-def _top_level_region(source: list[str], line: int) -> tuple[int, int]:
-    """First and last line of the top-level statement (decorators included) holding `line`."""
-    start = line
-    while start > 1 and not _starts_statement(source[start - 1]):
-        start -= 1
-    while start > 1 and source[start - 2].startswith("@"):
-        start -= 1
-    end = line
-    while end < len(source) and not (_starts_statement(source[end]) and not source[end].startswith("@")):
-        end += 1
-    return start, end
+def _blank(match: "re.Match[str]") -> str:
+    """A string or comment as the lexical pass sees it: one character (none for a comment),
+    and each line it goes on to marked with a NUL."""
+    text = match.group()
+    return ("" if text.startswith("#") else "_") + "\n\0" * text.count("\n")
 
 
 def _is_type_checking_test(test: ast.expr) -> bool:
@@ -197,11 +284,12 @@ def _is_type_checking_test(test: ast.expr) -> bool:
 
 
 class _ImportCollector(ast.NodeVisitor):
-    """Walks a module keeping a stack of enclosing scopes."""
+    """Walks a module keeping a stack of enclosing scopes (`scopes`: those it is already in,
+    for a statement read alone)."""
 
-    def __init__(self, line_offset: int = 0) -> None:
+    def __init__(self, line_offset: int = 0, scopes: "list[Scope] | None" = None) -> None:
         self.imports: list[RawImport] = []
-        self._scopes: list[Scope] = []
+        self._scopes: list[Scope] = list(scopes or ())
         self._offset = line_offset
 
     def generic_visit(self, node: ast.AST) -> None:

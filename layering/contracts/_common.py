@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from layering.domain.allowances import Allowance, unused
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern, is_dotted_name
-from layering.domain.results import ChainGroup, ContractResult, CutImport, ItemResult, StaleEntry, Verdict, Violation
+from layering.domain.results import ChainGroup, ContractResult, CutImport, ItemResult, StaleEntry, Verdict, Violation, shown_names
 
 if TYPE_CHECKING:
     from layering.domain.chains import ChainsAndCut, Edge
@@ -413,7 +413,7 @@ def chain_group(
                 path=hop.path,
                 line=hop.line,
                 code=code(edge),
-                message=f"{hop.importer} imports {hop.imported}" + (f" ({', '.join(hop.names)})" if hop.names else ""),
+                message=f"{hop.importer} imports {hop.imported}{shown_names(hop.names)}",
                 importer=hop.importer,
                 imported=hop.imported,
                 names=hop.names,
@@ -438,7 +438,7 @@ def statement_violations(facts: "list[ImportFact]", code: str, suffix: "Callable
     for group in by_statement.values():
         first = group[0]
         names = tuple(sorted({f.shown_name for f in group if f.shown_name}))
-        message = f"{first.importer} imports {first.imported}" + (f" ({', '.join(names)})" if names else "")
+        message = f"{first.importer} imports {first.imported}{shown_names(names)}"
         violations.append(
             Violation(
                 path=first.path,

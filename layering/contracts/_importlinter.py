@@ -15,7 +15,7 @@ from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid
 from layering.domain.allowances import Allowance
 from layering.domain.chains import chains_and_cut
 from layering.domain.errors import did_you_mean
-from layering.domain.results import Violation
+from layering.domain.results import Violation, shown_names
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -156,7 +156,7 @@ class ImportLinterContract(Contract):
                 path=hop.path,
                 line=hop.line,
                 code=self.violation_code,
-                message=f"{hop.importer} imports {hop.imported}" + (f" ({', '.join(hop.names)})" if hop.names else "") + describe(importer, imported),
+                message=f"{hop.importer} imports {hop.imported}{shown_names(hop.names)}{describe(importer, imported)}",
                 importer=hop.importer,
                 imported=hop.imported,
                 names=hop.names,

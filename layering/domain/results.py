@@ -35,6 +35,14 @@ class Verdict(str, enum.Enum):
         return self in (Verdict.KEPT, Verdict.EXPECTED_BROKEN)
 
 
+def shown_names(names: "tuple[str, ...] | list[str]") -> str:
+    """` (a, b)` for a report line: at most five names, then how many more."""
+    if not names:
+        return ""
+    listed = ", ".join(names) if len(names) <= 5 else f"{', '.join(names[:4])} and {len(names) - 4} more"
+    return f" ({listed})"
+
+
 @dataclass(frozen=True, order=True)
 class Hop:
     """One import statement of a chain: `importer` imports `imported` at `path:line`."""
@@ -46,11 +54,14 @@ class Hop:
     names: tuple[str, ...] = ()
     qualifiers: tuple[str, ...] = ()
 
+    def describe(self) -> str:
+        """`importer -> imported (names) [qualifiers]`."""
+        quals = f" [{', '.join(self.qualifiers)}]" if self.qualifiers else ""
+        return f"{self.importer} -> {self.imported}{shown_names(self.names)}{quals}"
+
     def render(self) -> str:
         where = f"{self.path}:{self.line}: " if self.path else ""
-        names = f" ({', '.join(self.names)})" if self.names else ""
-        quals = f" [{', '.join(self.qualifiers)}]" if self.qualifiers else ""
-        return f"{where}{self.importer} -> {self.imported}{names}{quals}"
+        return where + self.describe()
 
 
 @dataclass(frozen=True, order=True)

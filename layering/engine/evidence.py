@@ -18,7 +18,7 @@ from layering.adapters.package_files import (
     module_file,
     subpackage_files,
 )
-from layering.adapters.source_facts import RawImport, SourceRegions, SourceUnreadable, parse_imports
+from layering.adapters.source_facts import ImportStatements, RawImport, SourceUnreadable, parse_imports
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
@@ -39,7 +39,7 @@ class Evidence:
         self.listed_chains = 0
         """How many chains a report lists beyond one example per import of a cut: each listed
         chain costs the reading of its files, so the run decides it, not the renderer."""
-        self._regions: dict[str, SourceRegions] = {}
+        self._statements: dict[str, ImportStatements] = {}
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
         searched = ", ".join(self.settings.display_path(r) or "." for r in missing.searched)
@@ -156,9 +156,9 @@ class Evidence:
             return []
         lines = {d["line_number"] for d in self.graph.get_import_details(importer=importer, imported=imported)}
         try:
-            if path not in self._regions:
-                self._regions[path] = SourceRegions(path)
-            raws = self._regions[path].imports_at(lines) if lines else []
+            if path not in self._statements:
+                self._statements[path] = ImportStatements(path)
+            raws = self._statements[path].imports_at(lines) if lines else []
             display = self.settings.display_path(path)
             found = [f for raw in raws for f in self._resolve(importer, path, display, raw) if between(f)]
             if self.settings.exclude_type_checking_imports:

@@ -17,7 +17,7 @@ from typing import Any
 
 from layering import __version__
 from layering.domain.errors import ConfigError
-from layering.domain.results import Hop, RunReport
+from layering.domain.results import RunReport
 from layering.reporting._findings import Finding, PathMapper, cut_notes, describe, findings
 from layering.reporting.codes import CONFIG_ERROR, RULES, rule_description, rule_name
 
@@ -73,12 +73,6 @@ def _location(paths: PathMapper, path: str, line: int, column: int = 0, message:
     return location
 
 
-def _hop_text(hop: Hop) -> str:
-    names = f" ({', '.join(hop.names)})" if hop.names else ""
-    quals = f" [{', '.join(hop.qualifiers)}]" if hop.qualifiers else ""
-    return f"{hop.importer} -> {hop.imported}{names}{quals}"
-
-
 def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) -> dict[str, Any]:
     contract = finding.result
     violation = finding.violation
@@ -111,7 +105,7 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) 
     hops = [h for h in violation.chain if h.path]
     if hops:
         result["relatedLocations"] = [
-            dict(_location(paths, h.path, h.line, message=_hop_text(h)), id=number)
+            dict(_location(paths, h.path, h.line, message=h.describe()), id=number)
             for number, h in enumerate(hops, start=1)
         ]
         result["codeFlows"] = [
@@ -119,7 +113,7 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) 
                 "threadFlows": [
                     {
                         "locations": [
-                            {"location": _location(paths, h.path, h.line, message=_hop_text(h)), "nestingLevel": 0, "executionOrder": number}
+                            {"location": _location(paths, h.path, h.line, message=h.describe()), "nestingLevel": 0, "executionOrder": number}
                             for number, h in enumerate(hops, start=1)
                         ]
                     }

@@ -6,7 +6,7 @@ import dataclasses
 import os
 
 from layering.domain.errors import ConfigError
-from layering.domain.results import ChainGroup, ContractResult, RunReport, Verdict
+from layering.domain.results import ChainGroup, ContractResult, RunReport, Verdict, Violation, shown_names
 
 _COLOURS = {
     Verdict.KEPT: "32",
@@ -77,7 +77,7 @@ def _group_lines(group: ChainGroup, keeps: bool) -> list[str]:
     only_direct = group.chains == len(group.cut) and all(len(cut.example) == 1 for cut in group.cut)
     lines = [] if only_direct else [f"  {_count(group.chains, 'chain')} from {group.source} to {group.target}; removing {these} {outcome}:"]
     for cut in group.cut:
-        lines.extend(f"  {violation.render()}" for violation in cut.statements)
+        lines.extend(_statement_lines(cut.statements))
         first = cut.statements[0]
         if len(cut.example) == 1 and (cut.example[0].path, cut.example[0].line) == (first.path, first.line):
             continue  # the import is the whole chain
@@ -98,6 +98,39 @@ def _group_lines(group: ChainGroup, keeps: bool) -> list[str]:
     if more > 0:
         lines.append(f"  ... and {_count(more, 'more chain')} (--chains all to list them)")
     return lines
+
+
+def _statement_lines(statements: tuple[Violation, ...]) -> list[str]:
+    """The statements of one import of a cut: one line each, except that a run of statements
+    with the same qualifiers (a file importing names one statement at a time) is one line that
+    says which lines."""
+    runs: list[list[Violation]] = []
+    for statement in statements:
+        if runs and runs[-1][0].qualifiers == statement.qualifiers:
+            runs[-1].append(statement)
+        else:
+            runs.append([statement])
+    lines = []
+    for run in runs:
+        first = run[0]
+        if len(run) == 1:
+            lines.append(f"  {first.render()}")
+            continue
+        names = sorted({name for statement in run for name in statement.names})
+        quals = f" [{', '.join(first.qualifiers)}]" if first.qualifiers else ""
+        where = ", ".join(_line_ranges([statement.line for statement in run]))
+        lines.append(f"  {first.path}:{first.line}: {first.code} {first.importer} imports {first.imported}{shown_names(names)}{quals} ({len(run)} statements, lines {where})")
+    return lines
+
+
+def _line_ranges(numbers: list[int]) -> list[str]:
+    ranges: list[list[int]] = []
+    for number in sorted(numbers):
+        if ranges and number == ranges[-1][1] + 1:
+            ranges[-1][1] = number
+        else:
+            ranges.append([number, number])
+    return [f"{a}" if a == b else f"{a}-{b}" for a, b in ranges]
 
 
 def _count(number: int, noun: str) -> str:
