@@ -127,7 +127,8 @@ def _prune(arguments: argparse.Namespace) -> int:
     shown = _renderer("text").relative_path(settings.path)
     for removal in removed:
         where = f"{removal.entry.option}[{removal.entry.index}]" if removal.entry.index is not None else removal.entry.option
-        sys.stdout.write(f"{shown}: removed {where} {removal.entry.text!r} from contract '{removal.contract}'\n")
+        what = f"name {removal.entry.name!r} of {where}" if removal.entry.name is not None else where
+        sys.stdout.write(f"{shown}: removed {what} {removal.entry.text!r} from contract '{removal.contract}'\n")
     for note in skipped:
         sys.stdout.write(f"{shown}: {note}\n")
     if not removed:

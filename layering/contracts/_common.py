@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from layering.domain.allowances import Allowance, unused
+from layering.domain.allowances import Allowance, record_use, unused, unused_names
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern, is_dotted_name
 from layering.domain.results import ChainGroup, ContractResult, CutImport, ItemResult, StaleEntry, Verdict, Violation, shown_names
@@ -271,7 +271,8 @@ class Contract:
     def excused(self, fact: "ImportFact", used: set[Allowance]) -> bool:
         """Whether an allowance excuses `fact`; each one that does is marked as used."""
         excusing = [a for a in self.allowances if a.excuses(fact)]
-        used.update(excusing)
+        for allowance in excusing:
+            record_use(used, allowance, fact)
         return bool(excusing)
 
     def notes(self) -> tuple[str, ...]:
@@ -335,6 +336,7 @@ class Contract:
         """Turn findings into a verdict: stale allowances break; `expect = "broken"` inverts."""
         findings = sorted(set(violations))
         stale = [self.stale_allowance(a) for a in unused(self.allowances, used)]
+        stale.extend(self.stale_name(a, name) for a, name in unused_names(self.allowances, used))
         return self.verdict(findings, stale, notes)
 
     def stale_allowance(self, allowance: Allowance) -> Violation:
@@ -344,6 +346,15 @@ class Contract:
             line=allowance.line or self.spec.line,
             code=STALE_ALLOWANCE,
             message=f"allowance '{allowance.describe()}' matches no import: remove it (allowances only shrink)",
+        )
+
+    def stale_name(self, allowance: Allowance, name: str) -> Violation:
+        self.stale_entries.append(StaleEntry("allow", allowance.index, allowance.describe(), name))
+        return Violation(
+            path=self.settings.display_path(self.settings.path),
+            line=allowance.line or self.spec.line,
+            code=STALE_ALLOWANCE,
+            message=f"allowance '{allowance.describe()}': no import takes '{name}' any more: remove the name (allowances only shrink)",
         )
 
     def verdict(self, findings: list[Violation], stale: list[Violation], notes: tuple[str, ...] = (), items: tuple[ItemResult, ...] = ()) -> ContractResult:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from layering.contracts._common import Contract, OptionError, chain_group, import_expressions, matching_edges, option, statement_violations
-from layering.domain.allowances import Allowance
+from layering.domain.allowances import Allowance, record_use
 from layering.domain.chains import chains_and_cut
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
@@ -169,6 +169,8 @@ class ForbiddenContract(Contract):
                 if not excused and not (not facts and allowance.excuses_edge(importer, imported)):
                     continue
                 used.add(allowance)
+                for fact in excused:
+                    record_use(used, allowance, fact)
                 remaining = [f for f in facts if not any(a.excuses(f) for a in self.allowances)]
                 if remaining:
                     partially_excused[(importer, imported)] = remaining

@@ -43,7 +43,7 @@ def result_to_data(result: ContractResult) -> dict[str, Any]:
         "notes": list(result.notes),
         "source_path": result.source_path,
         "source_line": result.source_line,
-        "stale": [[e.option, e.index, e.text] for e in result.stale],
+        "stale": [[e.option, e.index, e.text, e.name] for e in result.stale],
         "chain_groups": [group_to_data(g) for g in result.chain_groups],
         "ignored_imports": result.ignored_imports,
         "items": [
@@ -124,7 +124,7 @@ def result_from_data(data: dict[str, Any]) -> ContractResult:
             ItemResult(i["key"], Verdict(i["verdict"]), tuple(_violation(v) for v in i["violations"]), i["expected_broken"])
             for i in data["items"]
         ),
-        stale=tuple(StaleEntry(option, index, text) for option, index, text in data["stale"]),
+        stale=tuple(StaleEntry(*entry) for entry in data["stale"]),
         chain_groups=tuple(_group(g) for g in data["chain_groups"]),
         ignored_imports=data["ignored_imports"],
     )

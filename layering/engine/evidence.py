@@ -123,12 +123,38 @@ class Evidence:
         if path is None:
             return ()
         display = self.settings.display_path(path)
-        facts = tuple(self._resolve(module, path, display, raw) for raw in parse_imports(path))
-        flat = tuple(sorted(f for group in facts for f in group))
+        try:
+            facts = [f for raw in parse_imports(path) for f in self._resolve(module, path, display, raw)]
+        except SourceUnreadable as unreadable:
+            if not unreadable.reason.startswith(("syntax error", "cannot be parsed")):
+                raise
+            facts = self._facts_as_grimp_reads(module, path, display, unreadable)
+        flat = tuple(sorted(facts))
         if self.settings.exclude_type_checking_imports:
             flat = tuple(f for f in flat if not f.type_checking)
         self._facts[module] = flat
         return flat
+
+    def _facts_as_grimp_reads(self, module: str, path: str, display: str, unreadable: SourceUnreadable) -> list[ImportFact]:
+        """The imports of a file this Python cannot parse (newer syntax), at the lines grimp's
+        own parser found: each statement read alone where it can be, else as grimp reads it
+        (the module, no names). The graph is built for it, with external packages."""
+        if "graph" not in self.__dict__:
+            self.include_external_packages = True
+        try:
+            graph = self.graph
+        except SourceUnreadable:
+            raise unreadable from None
+        statements = ImportStatements(path)
+        facts = []
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            for line in sorted({d["line_number"] for d in graph.get_import_details(importer=module, imported=imported)}):
+                try:
+                    read = [f for raw in statements.imports_at({line}) for f in self._resolve(module, path, display, raw)]
+                except SourceUnreadable:
+                    read = []
+                facts.extend(read or [ImportFact(display, line, module, imported, imported, None, line, line)])
+        return list(set(facts))
 
     def mentions(self, pattern: ModulePattern) -> bool:
         """Whether any import read so far in this run (or in the graph, when it was built) is of

@@ -48,12 +48,21 @@ def findings(result: ContractResult) -> list[Finding]:
     return found
 
 
-class PathMapper:
-    """Paths of the report (relative to the configuration's directory) made relative to `root`.
+def repository_root(start: str) -> str | None:
+    """The nearest directory from `start` upwards that holds `.git` (a checkout), or None."""
+    directory = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(directory, ".git")):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
 
-    GitHub and SARIF consumers resolve paths against the checkout, which is where a CI job
-    runs the linter: a path under `root` becomes relative to it, one outside stays absolute.
-    """
+
+class PathMapper:
+    """Paths of the report (relative to the configuration's directory) made relative to `root`:
+    a path under `root` becomes relative to it, one outside stays absolute."""
 
     def __init__(self, config_path: str, root: str | None = None) -> None:
         self.base = os.path.dirname(os.path.abspath(config_path)) if config_path else os.getcwd()

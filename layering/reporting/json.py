@@ -79,7 +79,7 @@ def _contract(result: ContractResult) -> dict[str, Any]:
         "violations": [violation_to_data(v) for v in result.violations],
         "notes": list(result.notes),
         "items": [_item(i) for i in result.items],
-        "stale": [{"option": e.option, "index": e.index, "text": e.text} for e in result.stale],
+        "stale": [{"option": e.option, "index": e.index, "text": e.text, "name": e.name} for e in result.stale],
         "cut": [entry for group in result.chain_groups for entry in _cut(group)],
         "chain_groups": [
             {

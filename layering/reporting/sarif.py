@@ -1,8 +1,8 @@
 """SARIF 2.1.0 (`--format sarif`), for code scanning: one run, one rule per finding code.
 
 Each finding is a result with level "error", its rule id (the stable code, e.g. LY001), a
-message naming the contract, a physical location relative to `%SRCROOT%` (the current
-directory: the checkout, in a workflow) and, for chains of imports, related locations and a
+message naming the contract, a physical location relative to `%SRCROOT%` (the configuration's
+directory, the base of every report format, given in `originalUriBaseIds`) and, for chains of imports, related locations and a
 code flow through each import statement. Known findings (`expect = "broken"`,
 `expect_loaded`) are results with an external suppression, so they show as dismissed.
 Configuration errors are tool configuration notifications of a failed invocation.
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import pathlib
 from typing import Any
 
@@ -128,7 +129,9 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) 
 
 
 def render(report: RunReport, root: str | None = None) -> str:
-    paths = PathMapper(report.config_path, root)
+    """The log, its paths relative to `%SRCROOT%`: `root`, by default the configuration's
+    directory, the base every report format uses."""
+    paths = PathMapper(report.config_path, root or os.path.dirname(os.path.abspath(report.config_path)))
     found = [f for r in report.results for f in findings(r)]
     in_cut = {v: note for r in report.results for v, note in cut_notes(r).items()}
     codes = list(RULES)

@@ -74,7 +74,7 @@ def test_json_lists_stale_entries_for_prune(broken: Path) -> None:
     run = run_cli(broken, "--format", "json")
     document = _valid_json(run.stdout)
     by_id = {c["id"]: c for c in document["contracts"]}
-    assert by_id["no-sub"]["stale"] == [{"option": "allow", "index": 1, "text": "app.a -> app.sub.nothing"}]
+    assert by_id["no-sub"]["stale"] == [{"option": "allow", "index": 1, "text": "app.a -> app.sub.nothing", "name": None}]
     assert by_id["leaf"]["stale"] == []
 
 
@@ -298,3 +298,19 @@ def test_broken_pipe_exits_quietly(broken: Path, format: str) -> None:
     out, err = process.communicate(timeout=60)
     assert len(out) == 1
     assert b"Traceback" not in err and b"BrokenPipe" not in err
+
+
+def test_every_format_uses_one_base_when_run_from_a_subdirectory(broken: Path) -> None:
+    """Text, JSON and SARIF paths are relative to the configuration's directory wherever the run
+    starts; GitHub annotations are relative to the repository root, as GitHub resolves them."""
+    (broken.parent / ".git").mkdir()
+    below = broken / "src" / "app"
+    text = run_cli(below).stdout
+    assert "  src/app/a.py:5: LY001 " in text
+    document = json.loads(run_cli(below, "--format", "json").stdout)
+    assert {v["path"] for c in document["contracts"] for v in c["violations"] if v["path"].endswith(".py")} == {"src/app/a.py", "src/app/b.py"}
+    sarif = json.loads(run_cli(below, "--format", "sarif").stdout)["runs"][0]
+    assert sarif["originalUriBaseIds"]["%SRCROOT%"]["uri"] == broken.as_uri() + "/"
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["results"]} == {"src/app/a.py", "src/app/b.py"}
+    github = run_cli(below, "--format", "github").stdout
+    assert "::error file=broken/src/app/a.py,line=5," in github

@@ -231,9 +231,18 @@ def test_layering_report_fixture(pytester: pytest.Pytester) -> None:
 
         def test_api():
             assert layering.check().exit_code == 1
+
+        def test_an_assertion_shows_the_text_report():
+            report = layering.check()
+            assert report.exit_code == 0, report
+
+        def test_the_api_is_listed():
+            assert {"check", "RunReport", "Verdict"} <= set(dir(layering))
         """
     )
-    pytester.runpytest("test_report.py").assert_outcomes(passed=2)
+    result = pytester.runpytest("test_report.py")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*AssertionError: a does not import sub [[]no-sub[]] BROKEN", "*2 chains from app.a to app.sub; removing these 2 imports keeps the contract:"])
 
 
 # --- configuration errors ------------------------------------------------------------------

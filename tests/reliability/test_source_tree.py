@@ -174,15 +174,13 @@ def test_very_long_file_stays_fast(run):
     assert elapsed < 30, f"200k lines took {elapsed:.1f}s"
 
 
-def assert_graph_decided(result, direct_location: str, reason: str, violation: str) -> None:
-    """A file this Python cannot parse but grimp can: the direct contract, which needs the
-    file's names, is undecided; the graph contract is decided from grimp's reading of it, and
-    its report falls back to grimp's line numbers."""
-    assert result.code == 2, result
-    assert "forbidden #1 [direct] ERROR" in result.out, result
-    assert f"{direct_location}: LY040 {reason}" in result.out, result
+def assert_graph_decided(result, violation: str) -> None:
+    """A file this Python cannot parse but grimp can: both contracts are decided from grimp's
+    reading of it (lint-imports decides them too), each import statement read alone."""
+    assert result.code == 1, result
+    assert "forbidden #1 [direct] BROKEN" in result.out, result
     assert "forbidden #2 [graph] BROKEN" in result.out, result
-    assert violation in result.out, result
+    assert result.out.count(violation) == 2, result
 
 
 def test_huge_expression_is_an_error_not_a_crash(run):
@@ -192,7 +190,7 @@ def test_huge_expression_is_an_error_not_a_crash(run):
     try:
         ast.parse(source)
     except (RecursionError, MemoryError, SyntaxError):
-        assert_graph_decided(result, "src/app/b.py:1", "cannot be parsed (", "src/app/b.py:1: LY001 app.b imports app.a")
+        assert_graph_decided(result, "src/app/b.py:1: LY001 app.b imports app.a\n")
     else:
         assert result.code == 1, result
         assert "src/app/b.py:1: LY001 app.b imports app.a" in result.out
@@ -206,7 +204,7 @@ def test_python_312_syntax_is_parsed_when_this_python_can(run):
     try:
         ast.parse(NEW_SYNTAX)
     except SyntaxError:
-        assert_graph_decided(result, "src/app/b.py:1", f"syntax error: invalid syntax (read as Python {PY})", "src/app/b.py:2: LY001 app.b imports app.a")
+        assert_graph_decided(result, "src/app/b.py:2: LY001 app.b imports app.a\n")
     else:
         assert result.code == 1
         assert "src/app/b.py:2: LY001 app.b imports app.a" in result.out
@@ -218,7 +216,7 @@ def test_lazy_import_is_a_located_error_where_python_lacks_it(run):
     try:
         ast.parse(source)
     except SyntaxError:
-        assert_graph_decided(result, "src/app/b.py:2", f"syntax error: invalid syntax (read as Python {PY})", "src/app/b.py:2: LY001 app.b imports app.a")
+        assert_graph_decided(result, "src/app/b.py:2: LY001 app.b imports app.a\n")
     else:  # PEP 810 Pythons: a lazy import is an import, marked as such
         assert result.code == 1
         assert "src/app/b.py:2: LY001 app.b imports app.a [lazy]" in result.out
