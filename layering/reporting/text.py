@@ -118,7 +118,8 @@ def _statement_lines(statements: tuple[Violation, ...]) -> list[str]:
             continue
         names = sorted({name for statement in run for name in statement.names})
         quals = f" [{', '.join(first.qualifiers)}]" if first.qualifiers else ""
-        where = ", ".join(_line_ranges([statement.line for statement in run]))
+        ranges = _line_ranges([statement.line for statement in run])
+        where = ", ".join(ranges) if len(ranges) <= 6 else f"{', '.join(ranges[:5])} and {len(ranges) - 5} more"
         lines.append(f"  {first.path}:{first.line}: {first.code} {first.importer} imports {first.imported}{shown_names(names)}{quals} ({len(run)} statements, lines {where})")
     return lines
 
