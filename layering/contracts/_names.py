@@ -111,20 +111,25 @@ def name_findings(
 
 
 def _name_uses(evidence: "Evidence", importer: str, targets: tuple[NameTarget, ...]) -> tuple[ImportFact, ...]:
-    """The uses of names on modules in `importer`, read only where one can reach a target.
+    """The uses of names on modules in `importer`, read only where one could take a target name.
 
-    A use starts from a name an import binds (`import a.b` binds `a`; `from a import b`, `a.b`)
-    on the way to the target's module, or from a string that spells the module (a patch target);
-    a file with neither is not parsed a second time.
+    Such a use spells the name (`.NAME`, `"NAME"`, `"pkg.mod.NAME"`) and starts from a name an
+    import binds on the way to the target's module (`import a.b` binds `a`; `from a import b`
+    binds `a.b`) or from a string that spells the module; a file that can hold none is not
+    parsed a second time.
     """
-    if any(t.module.has_wildcard for t in targets):
-        return evidence.name_uses_of(importer)
+    pieces = {max(name.split("*"), key=len) for t in targets for name in t.names}
     modules = {t.module.text for t in targets}
-    for fact in evidence.facts_of(importer):
-        bound = fact.module.partition(".")[0] if fact.name is None else fact.dotted
-        if any(is_within(module, bound) for module in modules):
-            return evidence.name_uses_of(importer)
-    return evidence.name_uses_of(importer, mentioning=tuple(sorted(modules)))
+    reachable = any(t.module.has_wildcard for t in targets) or any(
+        is_within(module, fact.module.partition(".")[0] if fact.name is None else fact.dotted)
+        for fact in evidence.facts_of(importer)
+        for module in modules
+    )
+
+    def may_take(text: str) -> bool:
+        return any(piece in text for piece in pieces) and (reachable or any(module in text for module in modules))
+
+    return evidence.name_uses_of(importer, may_take)
 
 
 def _from_statements(evidence: "Evidence", importer: str, targets: tuple[NameTarget, ...]) -> list[ImportFact]:

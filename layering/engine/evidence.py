@@ -7,6 +7,7 @@ direct imports reads that module's file and never pays for the whole graph.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -205,13 +206,12 @@ class Evidence:
         """A graph as a plain mapping, importer to the modules it imports, for chains and cuts."""
         return {module: frozenset(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
 
-    def name_uses_of(self, module: str, mentioning: "tuple[str, ...] | None" = None) -> tuple[ImportFact, ...]:
+    def name_uses_of(self, module: str, wanted: "Callable[[str], bool] | None" = None) -> tuple[ImportFact, ...]:
         """Every name `module`'s file reads on a module it imported whole, as facts marked with
         their use: `mod.name` is a fact of module `mod`, name `name`, at the line of the use.
 
         A chain `a.b.c` gives a fact for each name read on a module (`b` of `a`, `c` of `a.b`).
-        With `mentioning`, a file whose text holds none of those words is not parsed: a use of a
-        module always spells the module's last name (in the import, the chain or the string).
+        With `wanted`, a file whose text it refuses is not parsed (and gives no facts).
         """
         cached = self._name_uses.get(module)
         if cached is not None:
@@ -220,7 +220,7 @@ class Evidence:
         if path is None:
             return ()
         text = read_source(path)
-        if mentioning is not None and not any(word in text for word in mentioning):
+        if wanted is not None and not wanted(text):
             return ()
         display = self.settings.display_path(path)
         facts = sorted(f for raw in parse_name_uses(path, text) for f in self._resolve_use(module, path, display, raw))
