@@ -5,6 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from layering.contracts._common import Contract, OptionError, chain_group, import_expressions, matching_edges, option, statement_violations
+from layering.contracts._names import (
+    name_findings,
+    parse_name_targets,
+    redundant_targets,
+    require_target_modules,
+    stale_target_notes,
+)
 from layering.domain.allowances import Allowance, record_use
 from layering.domain.chains import chains_and_cut
 from layering.domain.facts import ImportFact
@@ -12,18 +19,26 @@ from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
+    from layering.domain.name_targets import NameTarget
     from layering.engine.evidence import Evidence
 
 DIRECT_IMPORT = "LY001"
 INDIRECT_IMPORT = "LY002"
+FORBIDDEN_NAME = "LY005"
 
 
 class ForbiddenContract(Contract):
-    """`source_modules` must not import `forbidden_modules`.
+    """`source_modules` must not import `forbidden_modules`, nor take `forbidden_names`.
 
     Takes every option of import-linter's `forbidden` contract, with its verdicts, plus `allow`:
         source_modules:         modules that must not import the forbidden ones (patterns).
         forbidden_modules:      modules they must not import; external packages too (`grpc`).
+        forbidden_names:        names they must not take from a module, which they may still
+                                import: { module = "...", names = [...] } tables (names take
+                                `*`: "_*"). Importing one, or using it on the module imported
+                                whole (`mod.name`, getattr, a patch), is a finding; a name the
+                                module no longer defines is a note. A contract needs
+                                forbidden_modules, forbidden_names, or both.
         allow_indirect_imports: only direct imports count (default false: chains count too).
         ignore_imports:         import-linter's "importer -> imported" expressions, removed
                                 from the graph before checking.
@@ -41,12 +56,21 @@ class ForbiddenContract(Contract):
         source_modules = ["tensorrt_llm.serve.openai_client", "tensorrt_llm.serve.router"]
         forbidden_modules = ["tensorrt_llm.serve.responses_utils"]
         allow_indirect_imports = true
+
+        [[contracts]]
+        name = "The stream lifecycle is taken from _base.responses_stream, never from responses_utils"
+        type = "forbidden"
+        source_modules = ["tensorrt_llm"]
+        forbidden_names = [
+          { module = "tensorrt_llm.serve.responses_utils", names = ["guard_responses_stream"] },
+        ]
     """
 
     type_name = "forbidden"
     options = {
         "source_modules": option("patterns", "modules that must not import", required=True),
-        "forbidden_modules": option("patterns", "modules they must not import", required=True),
+        "forbidden_modules": option("patterns", "modules they must not import", default=()),
+        "forbidden_names": option("raw", "names they must not take from a module", default=[]),
         "allow_indirect_imports": option("boolean", "only direct imports count", default=False),
         "ignore_imports": option("raw", "imports left out of the graph", default=[]),
         "unmatched_ignore_imports_alerting": option("string", "error, warn or none", default="error"),
@@ -62,6 +86,7 @@ class ForbiddenContract(Contract):
         except OptionError as error:
             self.ignored = ()
             self.problem("ignore_imports", f"contract '{self.name}', option 'ignore_imports': {error}")
+        self.name_targets = self._read_name_targets()
         alerting = self.values.get("unmatched_ignore_imports_alerting")
         if alerting not in ("error", "warn", "none"):
             self.problem(
@@ -69,7 +94,32 @@ class ForbiddenContract(Contract):
                 f"contract '{self.name}': unmatched_ignore_imports_alerting must be error, warn or none",
             )
 
+    def _read_name_targets(self) -> "tuple[NameTarget, ...]":
+        """`forbidden_names`, checked against the rest: a contract names modules, names, or both."""
+        raw = self.spec.options
+        if "forbidden_modules" not in raw and "forbidden_names" not in raw:
+            self.problem(
+                "type",
+                f"contract '{self.name}': missing required option 'forbidden_modules' or 'forbidden_names' (or both)",
+            )
+        if "forbidden_names" not in raw:
+            return ()
+        try:
+            targets = parse_name_targets(raw["forbidden_names"])
+        except OptionError as error:
+            self.problem("forbidden_names", f"contract '{self.name}', option 'forbidden_names': {error}")
+            return ()
+        if "forbidden_modules" not in raw and raw.get("ignore_imports"):
+            self.problem(
+                "ignore_imports",
+                f"contract '{self.name}': ignore_imports leaves imports out of the graph of forbidden_modules, which this contract does not have",
+                hint="excuse a name-level finding with allow = [{ importer = \"...\", module = \"...\", names = [...] }]",
+            )
+        redundant_targets(self, "forbidden_names", self.values.get("forbidden_modules") or (), targets, self.values.get("as_packages", True))
+        return targets
+
     def validate(self, evidence: "Evidence") -> None:
+        require_target_modules(self, evidence, "forbidden_names", self.name_targets)
         self.require_matches(evidence, "source_modules", self.values["source_modules"])
         self.require_matches(evidence, "forbidden_modules", self.values["forbidden_modules"], external_ok=True)
         if self.needs_graph:
@@ -84,7 +134,7 @@ class ForbiddenContract(Contract):
 
     @property  # type: ignore[override]
     def needs_graph(self) -> bool:
-        return not self.values.get("allow_indirect_imports", False)
+        return bool(self.values.get("forbidden_modules")) and not self.values.get("allow_indirect_imports", False)
 
     def needs_external_packages(self, evidence: "Evidence") -> bool:
         return any(not evidence.is_internal(p.text) for p in self.values["forbidden_modules"])
@@ -112,9 +162,26 @@ class ForbiddenContract(Contract):
         return (guidance,) if guidance else ()
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+        violations = self._evaluate_names(evidence, used)
+        if not self.values["forbidden_modules"]:
+            return violations
         if self.needs_graph:
-            return self._evaluate_chains(evidence, used)
-        return self._evaluate_direct(evidence, used)
+            return violations + self._evaluate_chains(evidence, used)
+        return violations + self._evaluate_direct(evidence, used)
+
+    def _evaluate_names(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+        """Each statement or use of a source module that takes a forbidden name (LY005)."""
+        if not self.name_targets:
+            return []
+        importers = set()
+        for source in self._sources(evidence):
+            importers.add(source)
+            if self.values["as_packages"]:
+                importers.update(evidence.descendants(source))
+        return name_findings(evidence, sorted(importers), self.name_targets, FORBIDDEN_NAME, lambda fact: self.excused(fact, used))
+
+    def warnings(self, evidence: "Evidence") -> list[str]:
+        return super().warnings(evidence) + stale_target_notes(self, evidence, "forbidden_names", self.name_targets)
 
     def _evaluate_direct(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         as_packages = self.values["as_packages"]

@@ -16,6 +16,20 @@ class Scope(str, enum.Enum):
     TRY = "try"
 
 
+class NameUse(str, enum.Enum):
+    """How a fact takes its name: by an import statement, or by using a module imported whole.
+
+    The uses are found statically, at their own line: `mod.name` (read, assigned or deleted),
+    `getattr(mod, "name")` with a constant name, and patches (`monkeypatch.setattr(mod, "name",
+    ...)`, `mock.patch("pkg.mod.name")`, `patch.object(mod, "name")`).
+    """
+
+    IMPORT = "import"
+    ATTRIBUTE = "attribute"
+    GETATTR = "getattr"
+    PATCH = "patch"
+
+
 @dataclass(frozen=True, order=True)
 class ImportFact:
     """One name that one import statement binds, resolved to the module it comes from.
@@ -37,6 +51,7 @@ class ImportFact:
     in_function: bool = False
     type_checking: bool = False
     lazy: bool = False
+    use: NameUse = NameUse.IMPORT
 
     @property
     def dotted(self) -> str:
@@ -56,7 +71,7 @@ class ImportFact:
 
     def qualifiers(self) -> tuple[str, ...]:
         """The words that say when this import runs, for report lines."""
-        words = []
+        words = [] if self.use is NameUse.IMPORT else [self.use.value]
         if self.in_function:
             words.append("function-level")
         if self.type_checking:

@@ -7,6 +7,7 @@ direct imports reads that module's file and never pays for the whole graph.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -18,7 +19,16 @@ from layering.adapters.package_files import (
     module_file,
     subpackage_files,
 )
-from layering.adapters.source_facts import ImportStatements, RawImport, SourceUnreadable, parse_imports
+from layering.adapters.source_facts import (
+    ImportStatements,
+    RawImport,
+    RawNameUse,
+    SourceUnreadable,
+    module_bindings,
+    parse_imports,
+    parse_name_uses,
+    read_source,
+)
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
@@ -40,6 +50,7 @@ class Evidence:
         """How many chains a report lists beyond one example per import of a cut: each listed
         chain costs the reading of its files, so the run decides it, not the renderer."""
         self._statements: dict[str, ImportStatements] = {}
+        self._name_uses: dict[str, tuple[ImportFact, ...]] = {}
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
         searched = ", ".join(self.settings.display_path(r) or "." for r in missing.searched)
@@ -220,6 +231,70 @@ class Evidence:
     def imports_of(graph: Any) -> dict[str, frozenset[str]]:
         """A graph as a plain mapping, importer to the modules it imports, for chains and cuts."""
         return {module: frozenset(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
+
+    def name_uses_of(self, module: str, wanted: "Callable[[str], bool] | None" = None) -> tuple[ImportFact, ...]:
+        """Every name `module`'s file reads on a module it imported whole, as facts marked with
+        their use: `mod.name` is a fact of module `mod`, name `name`, at the line of the use.
+
+        A chain `a.b.c` gives a fact for each name read on a module (`b` of `a`, `c` of `a.b`).
+        With `wanted`, a file whose text it refuses is not parsed (and gives no facts).
+        """
+        cached = self._name_uses.get(module)
+        if cached is not None:
+            return cached
+        path = self.path_of(module)
+        if path is None:
+            return ()
+        text = read_source(path)
+        if wanted is not None and not wanted(text):
+            return ()
+        display = self.settings.display_path(path)
+        facts = sorted(f for raw in parse_name_uses(path, text) for f in self._resolve_use(module, path, display, raw))
+        if self.settings.exclude_type_checking_imports:
+            facts = [f for f in facts if not f.type_checking]
+        self._name_uses[module] = tuple(facts)
+        return self._name_uses[module]
+
+    def _resolve_use(self, importer: str, path: str, display: str, raw: RawNameUse) -> list[ImportFact]:
+        if raw.binding is None:
+            bound: list[str] = []
+        elif raw.binding.name is None:
+            bound = (raw.binding.module or "").split(".")
+        else:
+            base = self._absolute(importer, path, raw.binding)  # type: ignore[arg-type]  # a binding has level and module
+            if base is None:
+                return []
+            bound = [*base.split("."), raw.binding.name]
+        segments = [*bound, *(n.name for n in raw.attributes)]
+        facts = []
+        for position in range(max(len(bound), 1), len(segments)):
+            owner = ".".join(segments[:position])
+            if self.is_internal(owner) and not self.is_module(owner):
+                break  # names read on a class or a value, not on a module
+            used = raw.attributes[position - len(bound)]
+            dotted = f"{owner}.{used.name}"
+            facts.append(
+                ImportFact(
+                    path=display, line=used.line, importer=importer,
+                    imported=dotted if self.is_internal(dotted) and self.is_module(dotted) else owner,
+                    module=owner, name=used.name, first_line=used.line, last_line=used.line,
+                    scope=raw.scope, in_function=raw.in_function, type_checking=raw.type_checking, use=raw.use,
+                )
+            )
+        return facts
+
+    def defined_names(self, module: str) -> frozenset[str] | None:
+        """The names an internal module binds at module level, its submodules included; None
+        where the source cannot tell (an external module, a star import, `__getattr__`)."""
+        path = self.path_of(module)
+        if path is None:
+            return None
+        bindings = module_bindings(path)
+        if not bindings.complete:
+            return None
+        prefix = module + "."
+        children = {m[len(prefix):] for m in self.descendants(module)}
+        return bindings.names | {child for child in children if "." not in child}
 
     @cached_property
     def graph(self) -> Any:

@@ -12,6 +12,7 @@ RULES: dict[str, tuple[str, str]] = {
     "LY002": ("forbidden-import-chain", "A module imports a forbidden module through a chain of imports"),
     "LY003": ("leaf-import", "A leaf module imports a module it must not"),
     "LY004": ("contained-import", "A contained package imports a module of its enclosing package outside itself"),
+    "LY005": ("forbidden-name", "A module takes a forbidden name from a module: by import, attribute, getattr or patch"),
     "LY011": ("layers-import", "A lower layer imports a higher layer"),
     "LY012": ("independence-import", "Independent modules import each other"),
     "LY013": ("sibling-import-cycle", "Sibling modules import each other in a cycle"),

@@ -95,7 +95,7 @@ def test_json_config_error(misconfigured: Path) -> None:
     (error,) = document["errors"]
     assert error["path"] == str(misconfigured / "contracts.toml")
     assert error["line"] == 11
-    assert "forbiden" in error["message"] and "forbidden_modules" in error["message"]
+    assert "forbiden" in error["message"] and "Did you mean 'forbidden_names'?" in error["message"]
     assert "contracts.toml:11" in run.stderr  # the job log shows it too
 
 
