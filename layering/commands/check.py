@@ -200,7 +200,14 @@ def _decide(contract: "Contract", evidence: Evidence) -> ContractResult:
     except ContractInvalid as invalid:
         reason = str(invalid).rstrip(".")
         return contract.error(
-            (Violation(path=evidence.settings.display_path(evidence.settings.path), line=contract.spec.line, code=INVALID_CONTRACT, message=f"{reason}: fix the contract"),),
+            (
+                Violation(
+                    path=evidence.settings.display_path(evidence.settings.path),
+                    line=contract.spec.line_of(invalid.option) if invalid.option else contract.spec.line,
+                    code=INVALID_CONTRACT,
+                    message=f"{reason}: fix the contract",
+                ),
+            ),
         )
     except SourceUnreadable as unreadable:
         path = evidence.settings.display_path(unreadable.path)

@@ -32,7 +32,12 @@ class OptionError(ValueError):
 
 
 class ContractInvalid(Exception):
-    """The contract cannot be checked against this package (a named module is missing)."""
+    """The contract cannot be checked against this package (a named module is missing);
+    `option` is the one at fault, when known, so that the error stands on its line."""
+
+    def __init__(self, message: str, option: str = "") -> None:
+        super().__init__(message)
+        self.option = option
 
 
 def _string(value: Any) -> str:

@@ -75,6 +75,9 @@ class ImportLinterContract(Contract):
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         graph = evidence.graph_copy()
+        missing = self.missing_modules(graph)
+        if missing:  # import-linter names one of them, picked in set order: name all, sorted
+            raise ContractInvalid(f"{', '.join(repr(m) for m in missing)} {'does' if len(missing) == 1 else 'do'} not exist", self.modules_option)
         stale = self._drop_unmatched_ignores(graph)
         try:
             check = self.delegate.check(graph, verbose=False)
@@ -86,6 +89,12 @@ class ImportLinterContract(Contract):
         if check.kept:
             return stale
         return stale + self.findings(evidence, graph, check)
+
+    modules_option: ClassVar[str] = ""
+
+    def missing_modules(self, graph: Any) -> list[str]:
+        """The modules `modules_option` names that the graph lacks, sorted (none by default)."""
+        return []
 
     def _drop_unmatched_ignores(self, graph: Any) -> list[Violation]:
         """Ignored imports that match nothing are stale entries, reported one by one at their

@@ -26,7 +26,11 @@ class IndependenceContract(ImportLinterContract):
 
     type_name = "independence"
     importlinter_class = "importlinter.contracts.independence.IndependenceContract"
+    modules_option = "modules"
     violation_code = "LY012"
+
+    def missing_modules(self, graph: Any) -> list[str]:
+        return sorted(e.expression for e in self.delegate.modules if not e.has_wildcard_expression() and e.expression not in graph.modules)
 
     def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
         """Per pair import-linter found broken, the cut between the two, the other modules of

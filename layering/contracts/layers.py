@@ -30,6 +30,7 @@ class LayersContract(ImportLinterContract):
 
     type_name = "layers"
     importlinter_class = "importlinter.contracts.layers.LayersContract"
+    modules_option = "layers"
     violation_code = "LY011"
 
     def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
@@ -54,6 +55,15 @@ class LayersContract(ImportLinterContract):
             for module in sorted(check.metadata.get("undeclared_modules") or ())
         )
         return violations
+
+    def missing_modules(self, graph: Any) -> list[str]:
+        from importlinter.domain.helpers import module_expressions_to_modules
+
+        required = [tail.name for layer in self.delegate.layers for tail in layer.module_tails if not tail.is_optional]
+        if not self.delegate.containers:
+            return sorted(t for t in required if t not in graph.modules)
+        containers = sorted(m.name for m in module_expressions_to_modules(graph, self.delegate.containers))
+        return sorted(f"{c}.{t}" for c in containers if c in graph.modules for t in required if f"{c}.{t}" not in graph.modules)
 
     def _layer_sets(self, graph: Any) -> list[set[str]]:
         """The layer modules of each container (one set without containers), as in the graph."""

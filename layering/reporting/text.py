@@ -50,8 +50,9 @@ def violation_lines(result: ContractResult) -> list[str]:
     lines = []
     in_groups = {v for group in result.chain_groups for cut in group.cut for v in cut.statements}
     only_chains = all(v in in_groups for v in result.violations)
+    alone = len(result.chain_groups) == 1
     for group in result.chain_groups:
-        lines.extend(_group_lines(group, keeps=only_chains and len(result.chain_groups) == 1))
+        lines.extend(_group_lines(group, keeps=only_chains and alone, titled=not alone))
     if len(result.chain_groups) > 1:
         total = len({(cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut})
         lines.append(f"  Removing the {_count(total, 'import')} above {'keeps the contract' if only_chains else 'cuts every chain'}.")
@@ -69,13 +70,14 @@ def violation_lines(result: ContractResult) -> list[str]:
     return lines
 
 
-def _group_lines(group: ChainGroup, keeps: bool) -> list[str]:
+def _group_lines(group: ChainGroup, keeps: bool, titled: bool) -> list[str]:
     """A group of chains: how many, the imports that cut them with an example each, the chains
-    listed with --chains, and how many more there are."""
+    listed with --chains, and how many more there are. A group of direct imports only needs no
+    title, unless other groups stand beside it."""
     these = "this import" if len(group.cut) == 1 else f"these {len(group.cut)} imports"
-    outcome = "keeps the contract" if keeps else "cuts them all"
+    outcome = "keeps the contract" if keeps else ("cuts it" if group.chains == 1 else "cuts them all")
     only_direct = group.chains == len(group.cut) and all(len(cut.example) == 1 for cut in group.cut)
-    lines = [] if only_direct else [f"  {_count(group.chains, 'chain')} from {group.source} to {group.target}; removing {these} {outcome}:"]
+    lines = [] if only_direct and not titled else [f"  {_count(group.chains, 'chain')} from {group.source} to {group.target}; removing {these} {outcome}:"]
     for cut in group.cut:
         lines.extend(_statement_lines(cut.statements))
         first = cut.statements[0]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 PACKAGE = {
@@ -174,3 +178,22 @@ allow_indirect_imports = true
     result = project.check()
     assert result.returncode == 1, result.stdout + result.stderr
     assert "src/app/b.py:1: LY001 app.b imports json.decoder" in result.stdout
+
+
+def test_missing_modules_of_an_import_linter_contract_are_all_named_in_order(project):
+    project.write(
+        {
+            "src/app/__init__.py": "",
+            "src/app/a.py": "",
+            "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n\n'
+            '[[contracts]]\nid = "l"\ntype = "layers"\nlayers = ["app.foo", "app.a", "app.bar"]\n\n'
+            '[[contracts]]\nid = "i"\ntype = "independence"\nmodules = ["app.zed", "app.a", "app.yo"]\n',
+        }
+    )
+    outputs = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        outputs.add(subprocess.run([sys.executable, "-m", "layering", "check"], cwd=project.root, env=env, capture_output=True, text=True).stdout)
+    (output,) = outputs
+    assert "  contracts.toml:8: LY041 'app.bar', 'app.foo' do not exist: fix the contract\n" in output
+    assert "  contracts.toml:13: LY041 'app.yo', 'app.zed' do not exist: fix the contract\n" in output

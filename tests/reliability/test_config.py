@@ -134,7 +134,7 @@ def test_stale_allowance_in_a_graph_contract(run):
     text = HEADER + forbidden("app.c", "app.b", extra='allow = ["app.c -> app.nothing"]\n')
     result = run({**PACKAGE, "contracts.toml": text})
     assert result.code == 1
-    assert "  1 chain from app.c to app.b; removing this import cuts them all:\n  src/app/a.py:1: LY002 app.a imports app.b\n" in result.out
+    assert "  1 chain from app.c to app.b; removing this import cuts it:\n  src/app/a.py:1: LY002 app.a imports app.b\n" in result.out
     assert "contracts.toml:10: LY030 allowance 'app.c -> app.nothing' matches no import: remove it" in result.out
 
 
