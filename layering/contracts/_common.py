@@ -440,8 +440,8 @@ def chain_group(
         )
         cut.append(CutImport(edge[0], edge[1], statements, found.through[edge], example))
     cut.sort(key=lambda c: (-c.chains, c.importer, c.imported))
-    listed = tuple(evidence.locate(chain, facts) for chain in found.chains[: evidence.listed_chains])
-    return ChainGroup(source, target, len(found.chains), tuple(cut), listed)
+    listed = tuple(evidence.locate(chain, facts) for chain in found.listed)
+    return ChainGroup(source, target, found.count, tuple(cut), listed, found.shown)
 
 
 def statement_violations(facts: "list[ImportFact]", code: str, suffix: "Callable[[ImportFact], str] | None" = None) -> list[Violation]:

@@ -248,7 +248,7 @@ class ForbiddenContract(Contract):
         for group_sources, targets in self._pairings(sources, forbidden):
             source_members = _members_of_all(graph, group_sources, as_packages)
             target_members = _members_of_all(graph, targets, as_packages)
-            found = chains_and_cut(imports, source_members, target_members)
+            found = chains_and_cut(imports, source_members, target_members, listed=evidence.listed_chains)
             if not found.cut:
                 continue
             group = chain_group(

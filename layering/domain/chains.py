@@ -17,7 +17,7 @@ found), so it is stable too, and it names the imports that bring the targets in.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
@@ -28,18 +28,22 @@ Chain = tuple[str, ...]
 
 @dataclass(frozen=True)
 class ChainsAndCut:
-    """The canonical chains from the sources to the targets, and a minimum cut of them.
+    """How many canonical chains run from the sources to the targets, and a minimum cut of them.
 
-    `chains` is sorted shortest first, then alphabetically; `cut` is sorted. For each import of
-    the cut, `example` is the shortest chain through it (it may be none of `chains`: those are
-    the shortest per start, and some imports of the cut lie only on longer ones), and `through`
-    how many of `chains` cross it (a chain may cross several).
+    `cut` is sorted. For each import of the cut, `example` is the shortest chain through it
+    (it may be none of the canonical chains: those are the shortest per start, and some imports
+    of the cut lie only on longer ones) and `through` how many canonical chains cross it (a
+    chain may cross several). `listed` holds the first canonical chains, shortest first, as
+    many as were asked for; `shown` counts the distinct canonical chains among `listed` and the
+    examples. Only those chains are ever built: a count does not need the chains themselves.
     """
 
-    chains: tuple[Chain, ...]
+    count: int
     cut: tuple[Edge, ...]
     example: dict[Edge, Chain]
     through: dict[Edge, int]
+    listed: tuple[Chain, ...]
+    shown: int
 
 
 def chains_and_cut(
@@ -47,23 +51,94 @@ def chains_and_cut(
     sources: AbstractSet[str],
     targets: AbstractSet[str],
     excluded: AbstractSet[str] = frozenset(),
+    listed: int = 0,
 ) -> ChainsAndCut:
-    """Every canonical chain from `sources` to `targets` and the minimum cut between them."""
+    """The canonical chains from `sources` to `targets` (counted, `listed` of them built) and
+    the minimum cut between them."""
     sources = frozenset(sources) - excluded
     targets = frozenset(targets) - sources - excluded
     distance = _distances_to(imports, sources, targets, excluded)
-    chains = sorted(_canonical_chains(imports, sources, targets, excluded, distance), key=lambda c: (len(c), c))
+    routes = _Routes(imports, sources, excluded, distance)
     cut = minimum_cut(imports, sources, targets, excluded, distance)
     if not cut:
-        return ChainsAndCut(tuple(chains), (), {}, {})
+        return ChainsAndCut(len(routes.starts), (), {}, {}, (), 0)
     useful = _useful_edges(imports, sources, targets, excluded, distance)
     example = {edge: _shortest_chain_through(useful, sources, targets, edge) for edge in cut}
-    through = dict.fromkeys(cut, 0)
-    for chain in chains:
-        for edge in set(zip(chain, chain[1:])):
-            if edge in through:
-                through[edge] += 1
-    return ChainsAndCut(tuple(chains), tuple(cut), example, through)
+    chains = routes.shortest(listed)
+    shown = len(set(chains) | {chain for chain in example.values() if routes.is_canonical(chain)})
+    return ChainsAndCut(len(routes.starts), tuple(cut), example, routes.crossing(cut), tuple(chains), shown)
+
+
+class _Routes:
+    """The canonical chains, without building them: each starts with an import of a source
+    module that leads to a target and goes on by the alphabetically first module one step
+    nearer a target, so a chain is its start plus a walk the starts share."""
+
+    def __init__(self, imports: Imports, sources: AbstractSet[str], excluded: AbstractSet[str], distance: dict[str, int]) -> None:
+        self.imports = imports
+        self.sources = sources
+        self.excluded = excluded
+        self.distance = distance
+        self.following: dict[str, str] = {}
+        self.starts = sorted(
+            (source, first)
+            for source in sources
+            for first in imports.get(source, ())
+            if first in distance and first not in sources
+        )
+
+    def step(self, module: str) -> str:
+        if module not in self.following:
+            self.following[module] = min(
+                m for m in self.imports.get(module, ()) if self.distance.get(m) == self.distance[module] - 1 and m not in self.sources and m not in self.excluded
+            )
+        return self.following[module]
+
+    def chain(self, start: Edge) -> Chain:
+        chain = list(start)
+        while self.distance[chain[-1]] > 0:
+            chain.append(self.step(chain[-1]))
+        return tuple(chain)
+
+    def shortest(self, number: int) -> list[Chain]:
+        """The first `number` chains, shortest first, then alphabetically (a chain is decided by
+        its start, so ordering the starts orders the chains)."""
+        if number <= 0:
+            return []
+        ordered = sorted(self.starts, key=lambda start: (self.distance[start[1]], start))
+        return [self.chain(start) for start in ordered[:number]]
+
+    def is_canonical(self, chain: Chain) -> bool:
+        return len(chain) >= 2 and chain[0] in self.sources and chain[1] in self.distance and self.chain(chain[:2]) == chain
+
+    def crossing(self, cut: tuple[Edge, ...]) -> dict[Edge, int]:
+        """How many chains cross each import of `cut`. An import of a source is the start of
+        one chain at most; any other is crossed by every chain whose walk reaches its importer
+        and steps on to its imported module, and the walks merge, so their counts add up
+        level by level, farthest from the targets first."""
+        starts = set(self.starts)
+        passing: dict[str, int] = {}
+        levels: dict[int, list[str]] = {}
+        for _, first in self.starts:
+            if first not in passing:
+                levels.setdefault(self.distance[first], []).append(first)
+            passing[first] = passing.get(first, 0) + 1
+        for level in range(max(levels, default=0), 0, -1):
+            for module in levels.get(level, ()):
+                onward = self.step(module)
+                if onward not in passing:
+                    passing[onward] = 0
+                    levels.setdefault(level - 1, []).append(onward)
+                passing[onward] += passing[module]
+        crossing = {}
+        for importer, imported in cut:
+            if importer in self.sources:
+                crossing[importer, imported] = int((importer, imported) in starts)
+            elif importer in passing and self.distance[importer] > 0 and self.step(importer) == imported:
+                crossing[importer, imported] = passing[importer]
+            else:
+                crossing[importer, imported] = 0
+        return crossing
 
 
 def _importers_of(imports: Imports) -> dict[str, set[str]]:
@@ -90,32 +165,6 @@ def _distances_to(imports: Imports, sources: AbstractSet[str], targets: Abstract
                 following.append(importer)
         frontier = sorted(following)
     return distance
-
-
-def _canonical_chains(
-    imports: Imports,
-    sources: AbstractSet[str],
-    targets: AbstractSet[str],
-    excluded: AbstractSet[str],
-    distance: dict[str, int],
-) -> Iterable[Chain]:
-    following: dict[str, str] = {}
-
-    def step(module: str) -> str:
-        if module not in following:
-            following[module] = min(
-                m for m in imports.get(module, ()) if distance.get(m) == distance[module] - 1 and m not in sources and m not in excluded
-            )
-        return following[module]
-
-    for source in sorted(sources - targets - excluded):
-        for first in sorted(imports.get(source, ())):
-            if first not in distance or first in sources:
-                continue
-            chain = [source, first]
-            while distance[chain[-1]] > 0:
-                chain.append(step(chain[-1]))
-            yield tuple(chain)
 
 
 def minimum_cut(

@@ -105,7 +105,8 @@ class ChainGroup:
     """The chains from one group of modules to another and the fewest imports that cut them all.
 
     `chains` counts them all (one per import of a source module that leads to a target);
-    `listed` holds the ones a report lists beyond the examples (`--chains N`), located.
+    `listed` holds the ones a report lists beyond the examples (`--chains N`), located, and
+    `shown` how many of them the examples and the listing show.
     """
 
     source: str
@@ -113,11 +114,7 @@ class ChainGroup:
     chains: int
     cut: tuple[CutImport, ...]
     listed: tuple[tuple[Hop, ...], ...] = ()
-
-    @property
-    def shown(self) -> int:
-        """How many distinct chains the examples and the listing show."""
-        return len({c.example for c in self.cut} | set(self.listed))
+    shown: int = 0
 
 
 @dataclass(frozen=True, order=True)

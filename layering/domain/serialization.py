@@ -74,6 +74,7 @@ def group_to_data(group: ChainGroup) -> dict[str, Any]:
             for cut in group.cut
         ],
         "listed": [[hop_to_data(h) for h in chain] for chain in group.listed],
+        "shown": group.shown,
     }
 
 
@@ -87,6 +88,7 @@ def _group(data: dict[str, Any]) -> ChainGroup:
             for c in data["cut"]
         ),
         listed=tuple(tuple(_hop(h) for h in chain) for chain in data["listed"]),
+        shown=data["shown"],
     )
 
 
