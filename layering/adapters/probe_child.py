@@ -2,7 +2,10 @@
 
 It is started as a script, `python -I -B <this file>` (a fresh interpreter per probe), or
 `python -I -B <this file> serve` (a fork server: it preloads a prelude of standard-library
-modules once, then forks one child per probe). Either way a child:
+modules once, then forks one child per probe). `python` is the interpreter the probes run
+in, which need not be the one running `layering`: any CPython 3.10 or newer, with nothing
+of `layering` installed. So this file imports nothing from `layering` and is executed by
+its path, never imported by the child. Either way a child:
 
 1. reads its job from a channel of our own, never from text that gets evaluated: a frame
    (4-byte big-endian length + `marshal` data holding only strings, lists and numbers) on
@@ -12,9 +15,13 @@ modules once, then forks one child per probe). Either way a child:
    finder, first on `sys.meta_path`, that notes for every module who loaded it (the module,
    file and line of the `import` statement or `importlib.import_module(...)` call, and
    whether it was loaded as the parent package of a submodule) and then delegates;
-3. imports the module and classifies what happened; for every loaded module a forbidden
-   pattern covers, it follows the recorded links back to the probed module;
-4. writes the result as a frame of JSON on its private channel (a duplicate of the original
+3. runs the job's setup entries (`module:callable` or `module`, e.g. `django:setup`);
+   what the interpreter loaded at start and what setup loaded are set apart, never
+   reported as loaded by the probed module (forbidden ones among them are reported
+   separately, so the contract can say it cannot fail for them);
+4. imports the module and classifies what happened; for every newly loaded module a
+   forbidden pattern covers, it follows the recorded links back to the probed module;
+5. writes the result as a frame of JSON on its private channel (a duplicate of the original
    stdout; fd 1 itself then points at /dev/null, so nothing the module prints can mix with
    it) and leaves with `os._exit(0)`, so non-daemon threads or `atexit` hooks of the
    imported code cannot hold it up.
@@ -389,19 +396,18 @@ def _chain(records, found, module):
 
 
 def _format_exception(error):
+    """The traceback from the first frame of imported code; only the error line if it has none."""
     tb = error.__traceback__
     while tb is not None and (
         tb.tb_frame.f_globals is _HARNESS or tb.tb_frame.f_code.co_filename.startswith("<frozen importlib")
     ):
         tb = tb.tb_next  # our own frames and the import machinery's say nothing about the module
-    if tb is None:
-        tb = error.__traceback__
     try:
         import traceback
 
         return "".join(traceback.format_exception(type(error), error, tb))
     except BaseException:
-        lines = ["Traceback (most recent call last):\n"]
+        lines = ["Traceback (most recent call last):\n"] if tb is not None else []
         while tb is not None:
             code = tb.tb_frame.f_code
             lines.append('  File "%s", line %s, in %s\n' % (code.co_filename, tb.tb_lineno, code.co_name))
@@ -432,14 +438,53 @@ def _found_forbidden(names, forbidden, stubs):
     return sorted(found)
 
 
-def probe(job, result_fd):
-    """Import `job["module"]` here and now, report on `result_fd`, and leave the process."""
+def _run_setup(entry):
+    """Run one setup entry: import `module`, then call `module:callable` (a dotted attribute)."""
+    module_name, _, attribute = entry.partition(":")
+    target = _bootstrap._gcd_import(module_name)
+    if attribute:
+        for part in attribute.split("."):
+            target = getattr(target, part)
+        target()
+
+
+def _describe_failure(error, during):
+    """The detail and missing module name of an exception raised by imported code.
+
+    Called only after the verdict is taken: formatting a traceback imports modules.
+    """
+    if isinstance(error, SystemExit):
+        return "sys.exit(%r) during %s" % (error.code, during), ""
+    missing = ""
+    if isinstance(error, ModuleNotFoundError) and isinstance(error.name, str):
+        missing = error.name
+    return _format_exception(error), missing
+
+
+def _loaded_before(name, startup, loaded_by_setup, records):
+    """How `name` got into `sys.modules` before the probed import: at start, or by a setup entry.
+
+    `loaded_by_setup` maps each module a setup entry loaded to that entry; the chain of a
+    module setup loaded runs from the entry's module down to it.
+    """
+    if name in startup:
+        return {"module": name, "setup": "", "chain": []}
+    entry = loaded_by_setup.get(name, "?")
+    return {"module": name, "setup": entry, "chain": _chain(records, name, entry.partition(":")[0])}
+
+
+def probe(job, result_fd, startup):
+    """Import `job["module"]` here and now, report on `result_fd`, and leave the process.
+
+    `startup` holds the names of the modules the interpreter had loaded when it started.
+    """
     my_pid = os.getpid()
     module = job["module"]
     forbidden = list(job["forbidden"])
     stubs = list(job["stubs"])
     saved_path = list(sys.path)
-    kind, detail = "clean", ""
+    kind, detail, missing, failed_setup = "clean", "", "", ""
+    error = None
     try:
 
         def _grandchild():
@@ -459,15 +504,36 @@ def probe(job, result_fd):
             finders.append(_StubFinder(stubs))
         sys.meta_path[0:0] = finders
         sys.addaudithook(recorder.audit)
-        try:
-            _bootstrap._gcd_import(module)  # what importlib.import_module does for an absolute name
-        except SystemExit as error:
-            kind, detail = "crashed", "sys.exit(%r) during import" % (error.code,)
-        except BaseException as error:  # noqa: BLE001 - everything the module raises is a finding
-            kind, detail = "import_failed", error
+        loaded_by_setup = {}
+        for entry in job["setup"]:
+            already = set(sys.modules)
+            try:
+                _run_setup(entry)
+            except BaseException as raised:  # noqa: BLE001 - reported as the setup's failure
+                kind, error, failed_setup = "setup_failed", raised, entry
+            for name in sys.modules:
+                if name not in already:
+                    loaded_by_setup[name] = entry
+            if failed_setup:
+                break
+        if os.getpid() != my_pid:
+            os._exit(0)  # a fork made by setup came back here: only the child itself answers
+        recorder._check_pending()
+        before = set(sys.modules) | recorder.seen
+        setup_records = recorder.records
+        recorder.records, recorder.pending, recorder.seen = {}, set(), set()
+        if module in before:
+            module = next((name for name in job["fallbacks"] if name not in before), module)
+        if not failed_setup:
+            try:
+                _bootstrap._gcd_import(module)  # what importlib.import_module does for an absolute name
+            except SystemExit as raised:
+                kind, error = "crashed", raised
+            except BaseException as raised:  # noqa: BLE001 - everything the module raises is a finding
+                kind, error = "import_failed", raised
         if os.getpid() != my_pid:
             os._exit(0)  # a fork of the module came back here: only the child itself answers
-        names = set(sys.modules)  # the verdict: taken before we import anything ourselves
+        names = set(sys.modules) - before  # the verdict: taken before we import anything ourselves
         recorder._check_pending()
         names |= recorder.seen
         try:
@@ -475,16 +541,32 @@ def probe(job, result_fd):
         except ValueError:
             pass
         sys.path[:] = saved_path
-        if kind == "import_failed":
-            detail = _format_exception(detail)
+        if error is not None:
+            detail, missing = _describe_failure(error, "setup" if failed_setup else "import")
+        forbidden_before = [
+            _loaded_before(name, startup, loaded_by_setup, setup_records)
+            for name in _found_forbidden(before, forbidden, stubs)
+        ]
+        module_before = None
+        if module in startup or module in loaded_by_setup:
+            module_before = _loaded_before(module, startup, loaded_by_setup, setup_records)
         loaded = []
         for name in _found_forbidden(names, forbidden, stubs):
             loaded.append({"module": name, "chain": _chain(recorder.records, name, module)})
         if kind == "clean" and loaded:
             kind = "loaded"
-        result = {"kind": kind, "detail": detail, "loaded": loaded}
-    except BaseException as error:  # a failure of the harness itself
-        result = {"kind": "crashed", "detail": "probe harness failed: %r" % (error,), "loaded": []}
+        result = {
+            "module": module,
+            "kind": kind,
+            "detail": detail,
+            "missing": missing,
+            "setup": failed_setup,
+            "loaded": loaded,
+            "forbidden_before": forbidden_before,
+            "module_before": module_before,
+        }
+    except BaseException as failure:  # a failure of the harness itself
+        result = {"kind": "crashed", "detail": "probe harness failed: %r" % (failure,), "loaded": []}
     try:
         write_frame(result_fd, to_json(result).encode("ascii"))
         for stream in (sys.stderr, sys.stdout):
@@ -631,12 +713,13 @@ def _private_channels():
 
 
 def _spawn_main():
+    startup = set(sys.modules)
     channel_in, channel_out = _private_channels()
     frame = read_frame(channel_in)
     os.close(channel_in)
     if frame is None:
         os._exit(2)
-    probe(marshal.loads(frame), channel_out)
+    probe(marshal.loads(frame), channel_out, startup)
 
 
 def _prelude_problems(new_modules, config):
@@ -705,13 +788,13 @@ def _serve_main():
                     if other != index:
                         for fd in pair:
                             os.close(fd)
-                _serve_slot(job_fd, reply_fd, keep, time)
+                _serve_slot(job_fd, reply_fd, keep, baseline, time)
             finally:
                 os._exit(0)
     os._exit(0)
 
 
-def _serve_slot(job_fd, reply_fd, keep, time):
+def _serve_slot(job_fd, reply_fd, keep, startup, time):
     write_frame(reply_fd, to_json({"pid": os.getpid()}).encode("ascii"))
     while True:
         frame = read_frame(job_fd)
@@ -732,7 +815,7 @@ def _serve_slot(job_fd, reply_fd, keep, time):
                 for name in list(sys.modules):
                     if name not in keep:
                         del sys.modules[name]
-                probe(job, write_result)
+                probe(job, write_result, startup)
             finally:
                 os._exit(70)
         os.close(write_result)
