@@ -55,6 +55,8 @@ from layering.domain.probes import (
     ProbeOutcomeKind,
     ProbeRequest,
     RuntimeHop,
+    is_environment_name,
+    is_setup_entry,
 )
 
 CHILD_SCRIPT = os.path.abspath(probe_child.__file__)
@@ -121,11 +123,6 @@ MINIMUM_PYTHON = (3, 10)
 INTERPRETER_CHECK_TIMEOUT = 30.0
 """Seconds an interpreter may take to say which version it is."""
 
-ENVIRONMENT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-SETUP_ENTRY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*)?$")
-"""`module` or `module:callable`, each a dotted identifier."""
-
 SERVER_START_TIMEOUT = 60.0
 """Seconds a fork server may take to start and preload before it counts as broken."""
 
@@ -148,7 +145,7 @@ def validate_request(request: ProbeRequest) -> None:
     if not isinstance(request.python, str) or "\0" in request.python or (request.python and not os.path.isabs(request.python)):
         raise ValueError(f"interpreter {request.python!r} is not an absolute path")
     for name, value in request.env:
-        if not isinstance(name, str) or not ENVIRONMENT_NAME.match(name):
+        if not isinstance(name, str) or not is_environment_name(name):
             raise ValueError(f"environment variable name {name!r} is not a name")
         if not isinstance(value, str) or "\0" in value:
             raise ValueError(f"environment variable {name} has a value that is not a string without NUL")
@@ -156,7 +153,7 @@ def validate_request(request: ProbeRequest) -> None:
         if not isinstance(fallback, str) or not is_dotted_name(fallback):
             raise ValueError(f"probe module {fallback!r} is not a dotted module name")
     for entry in request.setup:
-        if not isinstance(entry, str) or not SETUP_ENTRY.match(entry):
+        if not isinstance(entry, str) or not is_setup_entry(entry):
             raise ValueError(f"setup entry {entry!r} is not 'module' or 'module:callable'")
     timeout = request.timeout
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT:

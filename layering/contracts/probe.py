@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -12,7 +11,16 @@ from typing import TYPE_CHECKING, Any
 from layering.contracts._common import Contract, Option, OptionError, option
 from layering.domain.allowances import Allowance
 from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
-from layering.domain.probes import MAX_TIMEOUT, LoadedBefore, ProbeOutcome, ProbeOutcomeKind, ProbeRequest, ProbeSetting
+from layering.domain.probes import (
+    MAX_TIMEOUT,
+    LoadedBefore,
+    ProbeOutcome,
+    ProbeOutcomeKind,
+    ProbeRequest,
+    ProbeSetting,
+    is_environment_name,
+    is_setup_entry,
+)
 from layering.domain.results import ContractResult, Hop, ItemResult, StaleEntry, Verdict, Violation
 
 if TYPE_CHECKING:
@@ -32,8 +40,6 @@ _ERROR_CODES = {
     ProbeOutcomeKind.CRASHED: (CRASHED, "importing {module} crashed the interpreter"),
 }
 
-_ENVIRONMENT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_SETUP_ENTRY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*)?$")
 _INTERPRETER_HINT = "name the bin/python of the environment the project's dependencies are installed in"
 
 
@@ -61,7 +67,7 @@ def _environment(value: Any) -> tuple[tuple[str, str], ...]:
     if not isinstance(value, dict):
         raise OptionError(f'expected a table of variables, e.g. {{ DJANGO_SETTINGS_MODULE = "mysite.settings" }}, got {value!r}')
     for name, text in value.items():
-        if not _ENVIRONMENT_NAME.match(name):
+        if not is_environment_name(name):
             raise OptionError(f"{name!r} is not an environment variable name (letters, digits and _, not starting with a digit)")
         if name.upper().startswith("PYTHON"):
             raise OptionError(
@@ -79,7 +85,7 @@ def _setup_entries(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise OptionError(f'expected a list of "module:callable" or "module" entries, got {value!r}')
     for entry in value:
-        if not isinstance(entry, str) or not _SETUP_ENTRY.match(entry):
+        if not isinstance(entry, str) or not is_setup_entry(entry):
             raise OptionError(f'{entry!r} is not "module:callable" or "module" (e.g. "django:setup")')
     return tuple(value)
 

@@ -22,6 +22,21 @@ class ProbeOutcomeKind(str, enum.Enum):
 MAX_TIMEOUT = 3600.0
 """The longest a probe may take, in seconds: an import that needs more than an hour is hung."""
 
+_IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
+_DOTTED = rf"{_IDENTIFIER}(?:\.{_IDENTIFIER})*"
+_SETUP_ENTRY = re.compile(rf"^{_DOTTED}(?::{_DOTTED})?$")
+_ENVIRONMENT_NAME = re.compile(rf"^{_IDENTIFIER}$")
+
+
+def is_setup_entry(text: str) -> bool:
+    """Whether `text` is `module` or `module:callable` (each a dotted identifier)."""
+    return bool(_SETUP_ENTRY.match(text))
+
+
+def is_environment_name(text: str) -> bool:
+    """Whether `text` is a plain environment variable name (letters, digits, `_`)."""
+    return bool(_ENVIRONMENT_NAME.match(text))
+
 
 @dataclass(frozen=True, order=True)
 class RuntimeHop:
