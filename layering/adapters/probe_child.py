@@ -15,7 +15,8 @@ its path, never imported by the child. Either way a child:
    finder, first on `sys.meta_path`, that notes for every module who loaded it (the module,
    file and line of the `import` statement or `importlib.import_module(...)` call, and
    whether it was loaded as the parent package of a submodule) and then delegates;
-3. runs the job's setup entries (`module:callable` or `module`, e.g. `django:setup`);
+3. runs the job's setup entries (`module:callable` or `module`, e.g. `django:setup`), or
+   starts from the state a fork server left after running them once for all its children;
    what the interpreter loaded at start and what setup loaded are set apart, never
    reported as loaded by the probed module (forbidden ones among them are reported
    separately, so the contract can say it cannot fail for them);
@@ -473,18 +474,61 @@ def _loaded_before(name, startup, loaded_by_setup, records):
     return {"module": name, "setup": entry, "chain": _chain(records, name, entry.partition(":")[0])}
 
 
-def probe(job, result_fd, startup):
+class _Prepared:
+    """The state a probe starts from: its recorder, and what setup loaded (or how it failed)."""
+
+    def __init__(self, recorder, loaded_by_setup, setup_records, seen, failed_setup, error):
+        self.recorder = recorder
+        self.loaded_by_setup = loaded_by_setup
+        self.setup_records = setup_records
+        self.seen = seen
+        self.failed_setup = failed_setup
+        self.error = error
+
+
+def _prepare(job):
+    """Put the job's source roots first on `sys.path`, install the stub finder and the recorder,
+    and run the job's setup entries, recording what each loads.
+
+    A probe's child does this itself, or a fork server does it once for all its children.
+    """
+    sys.argv[:] = sys.argv[:1]
+    sys.path[0:0] = list(job["roots"])
+    recorder = _Recorder()
+    finders = [recorder]
+    if job["stubs"]:
+        finders.append(_StubFinder(job["stubs"]))
+    sys.meta_path[0:0] = finders
+    sys.addaudithook(recorder.audit)
+    loaded_by_setup, failed_setup, error = {}, "", None
+    for entry in job["setup"]:
+        already = set(sys.modules)
+        try:
+            _run_setup(entry)
+        except BaseException as raised:  # noqa: BLE001 - reported as the setup's failure
+            failed_setup, error = entry, raised
+        for name in sys.modules:
+            if name not in already:
+                loaded_by_setup[name] = entry
+        if failed_setup:
+            break
+    recorder._check_pending()
+    prepared = _Prepared(recorder, loaded_by_setup, recorder.records, recorder.seen, failed_setup, error)
+    recorder.records, recorder.pending, recorder.seen = {}, set(), set()
+    return prepared
+
+
+def probe(job, result_fd, startup, prepared=None):
     """Import `job["module"]` here and now, report on `result_fd`, and leave the process.
 
-    `startup` holds the names of the modules the interpreter had loaded when it started.
+    `startup` holds the names of the modules the interpreter had loaded when it started;
+    `prepared` is the state a fork server prepared for the job (else the child prepares it).
     """
     my_pid = os.getpid()
     module = job["module"]
     forbidden = list(job["forbidden"])
     stubs = list(job["stubs"])
     saved_path = list(sys.path)
-    kind, detail, missing, failed_setup = "clean", "", "", ""
-    error = None
     try:
 
         def _grandchild():
@@ -496,32 +540,15 @@ def probe(job, result_fd, startup):
 
         if hasattr(os, "register_at_fork"):
             os.register_at_fork(after_in_child=_grandchild)
-        sys.argv[:] = sys.argv[:1]
-        sys.path[0:0] = list(job["roots"])
-        recorder = _Recorder()
-        finders = [recorder]
-        if stubs:
-            finders.append(_StubFinder(stubs))
-        sys.meta_path[0:0] = finders
-        sys.addaudithook(recorder.audit)
-        loaded_by_setup = {}
-        for entry in job["setup"]:
-            already = set(sys.modules)
-            try:
-                _run_setup(entry)
-            except BaseException as raised:  # noqa: BLE001 - reported as the setup's failure
-                kind, error, failed_setup = "setup_failed", raised, entry
-            for name in sys.modules:
-                if name not in already:
-                    loaded_by_setup[name] = entry
-            if failed_setup:
-                break
-        if os.getpid() != my_pid:
-            os._exit(0)  # a fork made by setup came back here: only the child itself answers
-        recorder._check_pending()
-        before = set(sys.modules) | recorder.seen
-        setup_records = recorder.records
-        recorder.records, recorder.pending, recorder.seen = {}, set(), set()
+        if prepared is None:
+            prepared = _prepare(job)
+            if os.getpid() != my_pid:
+                os._exit(0)  # a fork made by setup came back here: only the child itself answers
+        recorder = prepared.recorder
+        kind, error, failed_setup, detail, missing = "clean", prepared.error, prepared.failed_setup, "", ""
+        if failed_setup:
+            kind = "setup_failed"
+        before = set(sys.modules) | prepared.seen
         if module in before:
             module = next((name for name in job["fallbacks"] if name not in before), module)
         if not failed_setup:
@@ -543,6 +570,7 @@ def probe(job, result_fd, startup):
         sys.path[:] = saved_path
         if error is not None:
             detail, missing = _describe_failure(error, "setup" if failed_setup else "import")
+        loaded_by_setup, setup_records = prepared.loaded_by_setup, prepared.setup_records
         forbidden_before = [
             _loaded_before(name, startup, loaded_by_setup, setup_records)
             for name in _found_forbidden(before, forbidden, stubs)
@@ -737,13 +765,19 @@ def _prelude_problems(new_modules, config):
 
 
 def _serve_main():
-    """The fork server: preload and check the prelude once, then fork one slot server per slot.
+    """The fork server: preload and check the prelude (and run the setup) once, then fork one
+    slot server per slot.
 
     Protocol. On the original stdin/stdout (fds 0 and 1 then point at /dev/null):
-    parent -> server: one config frame (marshal: prelude, forbidden, stubs, shadowed, and
-    `slots`, a list of [job fd, reply fd] pairs the parent passed down);
-    server -> parent: one JSON frame `{"ready": bool, "preloaded": [...], "problems": [...]}`.
-    If ready, the server forks one slot server per pair and leaves. On its pair, a slot
+    parent -> server: one config frame (marshal: prelude, forbidden, stubs, shadowed,
+    `setup_job` (None, or the roots, stubs and setup entries every job of the batch shares),
+    and `slots`, a list of [job fd, reply fd] pairs the parent passed down);
+    server -> parent: one JSON frame `{"ready": bool, "preloaded": [...], "problems": [...],
+    "setup_failed": bool}`. With a `setup_job`, the server prepares it once after the prelude
+    (`_prepare`: roots, stubs, recorder, setup), so each child starts from the state setup left;
+    if setup fails or leaves threads running (unsafe to fork), it is not ready and the parent
+    starts a server whose children run setup themselves. If ready, the server forks one slot
+    server per pair and leaves. On its pair, a slot
     server says `{"pid": N}` (its own pid, the id of its process group), then reads one job
     frame (marshal) per probe until end of file, and answers each with `{"pid": N}` once the
     probe child is forked, then with the `supervise` dict.
@@ -765,12 +799,21 @@ def _serve_main():
             pass
     preloaded = set(sys.modules) - baseline
     problems = _prelude_problems(preloaded, config)
+    prepared, setup_failed = None, False
+    if not problems and config["setup_job"] is not None:
+        server = os.getpid()
+        prepared = _prepare(config["setup_job"])
+        if os.getpid() != server:
+            os._exit(0)  # a fork made by setup came back here
+        threading = sys.modules.get("threading")
+        setup_failed = bool(prepared.failed_setup) or (threading is not None and threading.active_count() > 1)
+    ready = not problems and not setup_failed
     write_frame(
         channel_out,
-        to_json({"ready": not problems, "preloaded": sorted(preloaded), "problems": problems}).encode("ascii"),
+        to_json({"ready": ready, "preloaded": sorted(preloaded), "problems": problems, "setup_failed": setup_failed}).encode("ascii"),
     )
-    if problems:
-        os._exit(0)  # imports cannot be undone: the parent starts a server without a prelude
+    if not ready:
+        os._exit(0)  # imports cannot be undone: the parent starts another server
     keep = set(sys.modules)
     import gc  # loaded only now, after the snapshot: each child drops them again
     import time
@@ -788,13 +831,13 @@ def _serve_main():
                     if other != index:
                         for fd in pair:
                             os.close(fd)
-                _serve_slot(job_fd, reply_fd, keep, baseline, time)
+                _serve_slot(job_fd, reply_fd, keep, baseline, prepared, time)
             finally:
                 os._exit(0)
     os._exit(0)
 
 
-def _serve_slot(job_fd, reply_fd, keep, startup, time):
+def _serve_slot(job_fd, reply_fd, keep, startup, prepared, time):
     write_frame(reply_fd, to_json({"pid": os.getpid()}).encode("ascii"))
     while True:
         frame = read_frame(job_fd)
@@ -815,7 +858,7 @@ def _serve_slot(job_fd, reply_fd, keep, startup, time):
                 for name in list(sys.modules):
                     if name not in keep:
                         del sys.modules[name]
-                probe(job, write_result, startup)
+                probe(job, write_result, startup, prepared)
             finally:
                 os._exit(70)
         os.close(write_result)

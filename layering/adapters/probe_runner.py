@@ -17,6 +17,8 @@ Two isolation modes give the same outcomes:
 * ``"fork"`` (POSIX): one fork server per `run_probes` call preloads a *prelude* of
   standard-library modules once, checks it, and forks one slot server per worker; each slot
   server forks a child per probe, so a probe pays only for the imports that are its own.
+  A batch with a `setup` (e.g. `django:setup`) runs it once in the server too, after the
+  prelude, unless it fails or leaves threads running: then each child runs it itself.
   A slot server that dies (a module may kill its parent) is replaced by a fresh server.
 
 The prelude is sound by construction: a module already in `sys.modules` when the probe
@@ -251,12 +253,12 @@ def run_probes(
     if not requests:
         return []
     mode = _isolation_mode(isolation)
-    batches: dict[tuple[str, tuple[tuple[str, str], ...]], list[int]] = {}
+    batches: dict[tuple, list[int]] = {}
     for index, request in enumerate(requests):
-        batches.setdefault((request.python or sys.executable, request.env), []).append(index)
+        batches.setdefault(_batch_key(request), []).append(index)
     outcomes: list[ProbeOutcome | None] = [None] * len(requests)
     done = 0
-    for (python, env), indices in sorted(batches.items()):
+    for (python, env, *_), indices in sorted(batches.items()):
         batch = [requests[i] for i in indices]
         interpreter = _Interpreter(python, {**CHILD_ENVIRONMENT, **dict(env)})
         step = _counted_from(done, len(requests), progress)
@@ -264,6 +266,13 @@ def run_probes(
             outcomes[index] = outcome
         done += len(batch)
     return [o for o in outcomes if o is not None]
+
+
+def _batch_key(request: ProbeRequest) -> tuple:
+    """Requests that can share fork servers: the same interpreter and environment and, as a
+    server runs a setup once for all its children, the same setup, stubs and source roots."""
+    shared = (request.setup, request.stubs, request.source_roots) if request.setup else ((), (), ())
+    return (request.python or sys.executable, request.env, *shared)
 
 
 def _counted_from(offset: int, total: int, progress: Callable[[int, int], None] | None) -> Callable[[int, int], None] | None:
@@ -577,7 +586,11 @@ def _server_config(requests: list[ProbeRequest], candidates: Sequence[str]) -> d
         if any(name == s or name.startswith(s + ".") for s in stubs):
             continue
         prelude.append(name)
-    return {"prelude": prelude, "forbidden": forbidden, "stubs": stubs, "shadowed": shadowed}
+    setup_job = None
+    if requests[0].setup:  # one batch, one setup (see _batch_key)
+        first = requests[0]
+        setup_job = {"roots": [os.path.abspath(root) for root in first.source_roots], "stubs": list(first.stubs), "setup": list(first.setup)}
+    return {"prelude": prelude, "forbidden": forbidden, "stubs": stubs, "shadowed": shadowed, "setup_job": setup_job}
 
 
 class _ServerBroken(Exception):
@@ -719,17 +732,23 @@ class _ForkServers:
         self.prelude_problems: tuple[str, ...] = ()
 
     def start(self, count: int) -> list[_Slot]:
-        slots, report = _start_fork_servers(self.config, count, self.interpreter)
-        if not slots:
-            # The prelude pulled in something this batch forbids, stubs or shadows: imports
-            # cannot be undone, so start again with no prelude at all.
-            self.prelude_problems = tuple(report["problems"])
-            self.config = dict(self.config, prelude=[])
+        for _ in range(3):
             slots, report = _start_fork_servers(self.config, count, self.interpreter)
-            if not slots:
-                raise _ServerBroken(f"fork server refused an empty prelude: {report}")
-        self.preloaded = tuple(report["preloaded"])
-        return slots
+            if slots:
+                self.preloaded = tuple(report["preloaded"])
+                return slots
+            if report.get("setup_failed"):
+                # Setup failed in the server, or left threads running (unsafe to fork): each
+                # child runs it itself, and reports how it fails.
+                self.config = dict(self.config, setup_job=None)
+            elif report["problems"]:
+                # The prelude pulled in something this batch forbids, stubs or shadows: imports
+                # cannot be undone, so start again with no prelude at all.
+                self.prelude_problems = tuple(report["problems"])
+                self.config = dict(self.config, prelude=[])
+            else:
+                break
+        raise _ServerBroken(f"fork server refused to start: {report}")
 
 
 class _ForkServer(_Runner):

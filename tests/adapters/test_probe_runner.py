@@ -638,3 +638,32 @@ def test_an_interpreter_that_cannot_run_probes_is_refused_with_the_reason(tmp_pa
     text = "no-such-python-xyz" if setup == "bare_name" else "./python"
     with pytest.raises(probe_runner.InterpreterUnusable, match=re.escape(reason)):
         probe_runner.find_interpreter(text, str(tmp_path))
+
+
+@pytest.mark.skipif(not CAN_FORK, reason="the fork server needs os.fork")
+# With a thread left running, the server refuses to fork after its one run: each child runs it.
+@pytest.mark.parametrize(("entry", "runs"), [("counted:start", 1), ("counted:start_with_thread", 1 + 4)])
+def test_a_fork_server_runs_a_setup_once_unless_it_leaves_threads(tmp_path, entry, runs):
+    (tmp_path / "counted.py").write_text(
+        "import os, threading, time\n"
+        "def start():\n"
+        '    with open(os.environ["COUNT_FILE"], "a") as file:\n'
+        '        file.write("x")\n'
+        "    import plugins.one\n"
+        "def start_with_thread():\n"
+        "    start()\n"
+        "    threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+    )
+    for name, text in SETUP_FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    count = tmp_path / "count"
+    env = (("COUNT_FILE", str(count)),)
+    requests = [
+        ProbeRequest(module, ("plugins.one", "plugins.two"), (), (str(tmp_path),), 20.0, "", env, (entry,))
+        for module in ("uses_one", "uses_two", "uses_one", "uses_two")
+    ]
+    outcomes = run_probes(requests, jobs=2, isolation="fork")
+    assert count.read_text() == "x" * runs
+    assert [o.kind for o in outcomes] == [ProbeOutcomeKind.CLEAN, ProbeOutcomeKind.LOADED] * 2
+    assert all(o.forbidden_before and o.forbidden_before[0].setup == entry for o in outcomes)
