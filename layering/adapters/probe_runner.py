@@ -239,7 +239,7 @@ def run_probes(
     called, on the calling thread, after each probe completes. `isolation` is "fork" (a
     fork server with a standard-library prelude; POSIX only), "spawn" (a fresh interpreter
     per probe) or "auto" (fork where available). `prelude` replaces `DEFAULT_PRELUDE`.
-    Requests that name another interpreter or environment run in a batch of their own.
+    Requests that name another interpreter, environment or setup run in a batch of their own.
     Raises ValueError, before any child starts, if a request names something that is not a
     dotted module name or pattern.
     """
