@@ -7,6 +7,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from layering.domain.patterns import is_dotted_name
+
 
 class ProbeOutcomeKind(str, enum.Enum):
     """How importing one module in a fresh interpreter ended."""
@@ -22,20 +24,16 @@ class ProbeOutcomeKind(str, enum.Enum):
 MAX_TIMEOUT = 3600.0
 """The longest a probe may take, in seconds: an import that needs more than an hour is hung."""
 
-_IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
-_DOTTED = rf"{_IDENTIFIER}(?:\.{_IDENTIFIER})*"
-_SETUP_ENTRY = re.compile(rf"^{_DOTTED}(?::{_DOTTED})?$")
-_ENVIRONMENT_NAME = re.compile(rf"^{_IDENTIFIER}$")
-
 
 def is_setup_entry(text: str) -> bool:
     """Whether `text` is `module` or `module:callable` (each a dotted identifier)."""
-    return bool(_SETUP_ENTRY.match(text))
+    module, colon, attribute = text.partition(":")
+    return is_dotted_name(module) and (not colon or is_dotted_name(attribute))
 
 
 def is_environment_name(text: str) -> bool:
-    """Whether `text` is a plain environment variable name (letters, digits, `_`)."""
-    return bool(_ENVIRONMENT_NAME.match(text))
+    """Whether `text` is a plain environment variable name (ASCII letters, digits, `_`)."""
+    return "." not in text and is_dotted_name(text)
 
 
 @dataclass(frozen=True, order=True)
