@@ -27,6 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     probes.add_argument("--probe-only", action="store_true", help="run only probe contracts")
     check.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
     check.add_argument("--no-cache", action="store_true", help="build the import graph without reading or writing the cache")
+    check.add_argument("--python", metavar="PATH", help="the interpreter probes run in, e.g. .venv/bin/python (default: each probe contract's python, else the one running layering)")
     check.add_argument(
         "--chains",
         type=_chains,
@@ -95,7 +96,14 @@ def _check(arguments: argparse.Namespace) -> int:
     try:
         settings = locate_settings(arguments.config)
         report = check_settings(
-            settings, arguments.contract, selection, use_cache=not arguments.no_cache, jobs=arguments.jobs, progress=progress, chains=arguments.chains
+            settings,
+            arguments.contract,
+            selection,
+            use_cache=not arguments.no_cache,
+            jobs=arguments.jobs,
+            progress=progress,
+            chains=arguments.chains,
+            python=arguments.python,
         )
     except ConfigError as error:
         if progress:

@@ -2,7 +2,10 @@
 
 It is started as a script, `python -I -B <this file>` (a fresh interpreter per probe), or
 `python -I -B <this file> serve` (a fork server: it preloads a prelude of standard-library
-modules once, then forks one child per probe). Either way a child:
+modules once, then forks one child per probe). `python` is the interpreter the probes run
+in, which need not be the one running `layering`: any CPython 3.10 or newer, with nothing
+of `layering` installed. So this file imports nothing from `layering` and is executed by
+its path, never imported by the child. Either way a child:
 
 1. reads its job from a channel of our own, never from text that gets evaluated: a frame
    (4-byte big-endian length + `marshal` data holding only strings, lists and numbers) on
@@ -12,9 +15,14 @@ modules once, then forks one child per probe). Either way a child:
    finder, first on `sys.meta_path`, that notes for every module who loaded it (the module,
    file and line of the `import` statement or `importlib.import_module(...)` call, and
    whether it was loaded as the parent package of a submodule) and then delegates;
-3. imports the module and classifies what happened; for every loaded module a forbidden
-   pattern covers, it follows the recorded links back to the probed module;
-4. writes the result as a frame of JSON on its private channel (a duplicate of the original
+3. runs the job's setup entries (`module:callable` or `module`, e.g. `django:setup`), or
+   starts from the state a fork server left after running them once for all its children;
+   what the interpreter loaded at start and what setup loaded are set apart, never
+   reported as loaded by the probed module (forbidden ones among them are reported
+   separately, so the contract can say it cannot fail for them);
+4. imports the module and classifies what happened; for every newly loaded module a
+   forbidden pattern covers, it follows the recorded links back to the probed module;
+5. writes the result as a frame of JSON on its private channel (a duplicate of the original
    stdout; fd 1 itself then points at /dev/null, so nothing the module prints can mix with
    it) and leaves with `os._exit(0)`, so non-daemon threads or `atexit` hooks of the
    imported code cannot hold it up.
@@ -389,19 +397,18 @@ def _chain(records, found, module):
 
 
 def _format_exception(error):
+    """The traceback from the first frame of imported code; only the error line if it has none."""
     tb = error.__traceback__
     while tb is not None and (
         tb.tb_frame.f_globals is _HARNESS or tb.tb_frame.f_code.co_filename.startswith("<frozen importlib")
     ):
         tb = tb.tb_next  # our own frames and the import machinery's say nothing about the module
-    if tb is None:
-        tb = error.__traceback__
     try:
         import traceback
 
         return "".join(traceback.format_exception(type(error), error, tb))
     except BaseException:
-        lines = ["Traceback (most recent call last):\n"]
+        lines = ["Traceback (most recent call last):\n"] if tb is not None else []
         while tb is not None:
             code = tb.tb_frame.f_code
             lines.append('  File "%s", line %s, in %s\n' % (code.co_filename, tb.tb_lineno, code.co_name))
@@ -432,14 +439,96 @@ def _found_forbidden(names, forbidden, stubs):
     return sorted(found)
 
 
-def probe(job, result_fd):
-    """Import `job["module"]` here and now, report on `result_fd`, and leave the process."""
+def _run_setup(entry):
+    """Run one setup entry: import `module`, then call `module:callable` (a dotted attribute)."""
+    module_name, _, attribute = entry.partition(":")
+    target = _bootstrap._gcd_import(module_name)
+    if attribute:
+        for part in attribute.split("."):
+            target = getattr(target, part)
+        target()
+
+
+def _describe_failure(error, during):
+    """The detail and missing module name of an exception raised by imported code.
+
+    Called only after the verdict is taken: formatting a traceback imports modules.
+    """
+    if isinstance(error, SystemExit):
+        return "sys.exit(%r) during %s" % (error.code, during), ""
+    missing = ""
+    if isinstance(error, ModuleNotFoundError) and isinstance(error.name, str):
+        missing = error.name
+    return _format_exception(error), missing
+
+
+def _loaded_before(name, startup, loaded_by_setup, records):
+    """How `name` got into `sys.modules` before the probed import: at start, or by a setup entry.
+
+    `loaded_by_setup` maps each module a setup entry loaded to that entry; the chain of a
+    module setup loaded runs from the entry's module down to it.
+    """
+    if name in startup:
+        return {"module": name, "setup": "", "chain": []}
+    entry = loaded_by_setup.get(name, "?")
+    return {"module": name, "setup": entry, "chain": _chain(records, name, entry.partition(":")[0])}
+
+
+class _Prepared:
+    """The state a probe starts from: its recorder, and what setup loaded (or how it failed)."""
+
+    def __init__(self, recorder, loaded_by_setup, setup_records, seen, failed_setup, error):
+        self.recorder = recorder
+        self.loaded_by_setup = loaded_by_setup
+        self.setup_records = setup_records
+        self.seen = seen
+        self.failed_setup = failed_setup
+        self.error = error
+
+
+def _prepare(job):
+    """Put the job's source roots first on `sys.path`, install the stub finder and the recorder,
+    and run the job's setup entries, recording what each loads.
+
+    A probe's child does this itself, or a fork server does it once for all its children.
+    """
+    sys.argv[:] = sys.argv[:1]
+    sys.path[0:0] = list(job["roots"])
+    recorder = _Recorder()
+    finders = [recorder]
+    if job["stubs"]:
+        finders.append(_StubFinder(job["stubs"]))
+    sys.meta_path[0:0] = finders
+    sys.addaudithook(recorder.audit)
+    loaded_by_setup, failed_setup, error = {}, "", None
+    for entry in job["setup"]:
+        already = set(sys.modules)
+        try:
+            _run_setup(entry)
+        except BaseException as raised:  # noqa: BLE001 - reported as the setup's failure
+            failed_setup, error = entry, raised
+        for name in sys.modules:
+            if name not in already:
+                loaded_by_setup[name] = entry
+        if failed_setup:
+            break
+    recorder._check_pending()
+    prepared = _Prepared(recorder, loaded_by_setup, recorder.records, recorder.seen, failed_setup, error)
+    recorder.records, recorder.pending, recorder.seen = {}, set(), set()
+    return prepared
+
+
+def probe(job, result_fd, startup, prepared=None):
+    """Import `job["module"]` here and now, report on `result_fd`, and leave the process.
+
+    `startup` holds the names of the modules the interpreter had loaded when it started;
+    `prepared` is the state a fork server prepared for the job (else the child prepares it).
+    """
     my_pid = os.getpid()
     module = job["module"]
     forbidden = list(job["forbidden"])
     stubs = list(job["stubs"])
     saved_path = list(sys.path)
-    kind, detail = "clean", ""
     try:
 
         def _grandchild():
@@ -451,23 +540,27 @@ def probe(job, result_fd):
 
         if hasattr(os, "register_at_fork"):
             os.register_at_fork(after_in_child=_grandchild)
-        sys.argv[:] = sys.argv[:1]
-        sys.path[0:0] = list(job["roots"])
-        recorder = _Recorder()
-        finders = [recorder]
-        if stubs:
-            finders.append(_StubFinder(stubs))
-        sys.meta_path[0:0] = finders
-        sys.addaudithook(recorder.audit)
-        try:
-            _bootstrap._gcd_import(module)  # what importlib.import_module does for an absolute name
-        except SystemExit as error:
-            kind, detail = "crashed", "sys.exit(%r) during import" % (error.code,)
-        except BaseException as error:  # noqa: BLE001 - everything the module raises is a finding
-            kind, detail = "import_failed", error
+        if prepared is None:
+            prepared = _prepare(job)
+            if os.getpid() != my_pid:
+                os._exit(0)  # a fork made by setup came back here: only the child itself answers
+        recorder = prepared.recorder
+        kind, error, failed_setup, detail, missing = "clean", prepared.error, prepared.failed_setup, "", ""
+        if failed_setup:
+            kind = "setup_failed"
+        before = set(sys.modules) | prepared.seen
+        if module in before:
+            module = next((name for name in job["fallbacks"] if name not in before), module)
+        if not failed_setup:
+            try:
+                _bootstrap._gcd_import(module)  # what importlib.import_module does for an absolute name
+            except SystemExit as raised:
+                kind, error = "crashed", raised
+            except BaseException as raised:  # noqa: BLE001 - everything the module raises is a finding
+                kind, error = "import_failed", raised
         if os.getpid() != my_pid:
             os._exit(0)  # a fork of the module came back here: only the child itself answers
-        names = set(sys.modules)  # the verdict: taken before we import anything ourselves
+        names = set(sys.modules) - before  # the verdict: taken before we import anything ourselves
         recorder._check_pending()
         names |= recorder.seen
         try:
@@ -475,16 +568,33 @@ def probe(job, result_fd):
         except ValueError:
             pass
         sys.path[:] = saved_path
-        if kind == "import_failed":
-            detail = _format_exception(detail)
+        if error is not None:
+            detail, missing = _describe_failure(error, "setup" if failed_setup else "import")
+        loaded_by_setup, setup_records = prepared.loaded_by_setup, prepared.setup_records
+        forbidden_before = [
+            _loaded_before(name, startup, loaded_by_setup, setup_records)
+            for name in _found_forbidden(before, forbidden, stubs)
+        ]
+        module_before = None
+        if module in startup or module in loaded_by_setup:
+            module_before = _loaded_before(module, startup, loaded_by_setup, setup_records)
         loaded = []
         for name in _found_forbidden(names, forbidden, stubs):
             loaded.append({"module": name, "chain": _chain(recorder.records, name, module)})
         if kind == "clean" and loaded:
             kind = "loaded"
-        result = {"kind": kind, "detail": detail, "loaded": loaded}
-    except BaseException as error:  # a failure of the harness itself
-        result = {"kind": "crashed", "detail": "probe harness failed: %r" % (error,), "loaded": []}
+        result = {
+            "module": module,
+            "kind": kind,
+            "detail": detail,
+            "missing": missing,
+            "setup": failed_setup,
+            "loaded": loaded,
+            "forbidden_before": forbidden_before,
+            "module_before": module_before,
+        }
+    except BaseException as failure:  # a failure of the harness itself
+        result = {"kind": "crashed", "detail": "probe harness failed: %r" % (failure,), "loaded": []}
     try:
         write_frame(result_fd, to_json(result).encode("ascii"))
         for stream in (sys.stderr, sys.stdout):
@@ -631,12 +741,13 @@ def _private_channels():
 
 
 def _spawn_main():
+    startup = set(sys.modules)
     channel_in, channel_out = _private_channels()
     frame = read_frame(channel_in)
     os.close(channel_in)
     if frame is None:
         os._exit(2)
-    probe(marshal.loads(frame), channel_out)
+    probe(marshal.loads(frame), channel_out, startup)
 
 
 def _prelude_problems(new_modules, config):
@@ -654,13 +765,19 @@ def _prelude_problems(new_modules, config):
 
 
 def _serve_main():
-    """The fork server: preload and check the prelude once, then fork one slot server per slot.
+    """The fork server: preload and check the prelude (and run the setup) once, then fork one
+    slot server per slot.
 
     Protocol. On the original stdin/stdout (fds 0 and 1 then point at /dev/null):
-    parent -> server: one config frame (marshal: prelude, forbidden, stubs, shadowed, and
-    `slots`, a list of [job fd, reply fd] pairs the parent passed down);
-    server -> parent: one JSON frame `{"ready": bool, "preloaded": [...], "problems": [...]}`.
-    If ready, the server forks one slot server per pair and leaves. On its pair, a slot
+    parent -> server: one config frame (marshal: prelude, forbidden, stubs, shadowed,
+    `setup_job` (None, or the roots, stubs and setup entries every job of the batch shares),
+    and `slots`, a list of [job fd, reply fd] pairs the parent passed down);
+    server -> parent: one JSON frame `{"ready": bool, "preloaded": [...], "problems": [...],
+    "setup_failed": bool}`. With a `setup_job`, the server prepares it once after the prelude
+    (`_prepare`: roots, stubs, recorder, setup), so each child starts from the state setup left;
+    if setup fails or leaves threads running (unsafe to fork), it is not ready and the parent
+    starts a server whose children run setup themselves. If ready, the server forks one slot
+    server per pair and leaves. On its pair, a slot
     server says `{"pid": N}` (its own pid, the id of its process group), then reads one job
     frame (marshal) per probe until end of file, and answers each with `{"pid": N}` once the
     probe child is forked, then with the `supervise` dict.
@@ -682,12 +799,21 @@ def _serve_main():
             pass
     preloaded = set(sys.modules) - baseline
     problems = _prelude_problems(preloaded, config)
+    prepared, setup_failed = None, False
+    if not problems and config["setup_job"] is not None:
+        server = os.getpid()
+        prepared = _prepare(config["setup_job"])
+        if os.getpid() != server:
+            os._exit(0)  # a fork made by setup came back here
+        threading = sys.modules.get("threading")
+        setup_failed = bool(prepared.failed_setup) or (threading is not None and threading.active_count() > 1)
+    ready = not problems and not setup_failed
     write_frame(
         channel_out,
-        to_json({"ready": not problems, "preloaded": sorted(preloaded), "problems": problems}).encode("ascii"),
+        to_json({"ready": ready, "preloaded": sorted(preloaded), "problems": problems, "setup_failed": setup_failed}).encode("ascii"),
     )
-    if problems:
-        os._exit(0)  # imports cannot be undone: the parent starts a server without a prelude
+    if not ready:
+        os._exit(0)  # imports cannot be undone: the parent starts another server
     keep = set(sys.modules)
     import gc  # loaded only now, after the snapshot: each child drops them again
     import time
@@ -705,13 +831,13 @@ def _serve_main():
                     if other != index:
                         for fd in pair:
                             os.close(fd)
-                _serve_slot(job_fd, reply_fd, keep, time)
+                _serve_slot(job_fd, reply_fd, keep, baseline, prepared, time)
             finally:
                 os._exit(0)
     os._exit(0)
 
 
-def _serve_slot(job_fd, reply_fd, keep, time):
+def _serve_slot(job_fd, reply_fd, keep, startup, prepared, time):
     write_frame(reply_fd, to_json({"pid": os.getpid()}).encode("ascii"))
     while True:
         frame = read_frame(job_fd)
@@ -732,7 +858,7 @@ def _serve_slot(job_fd, reply_fd, keep, time):
                 for name in list(sys.modules):
                     if name not in keep:
                         del sys.modules[name]
-                probe(job, write_result)
+                probe(job, write_result, startup, prepared)
             finally:
                 os._exit(70)
         os.close(write_result)

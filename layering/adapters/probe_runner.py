@@ -1,5 +1,11 @@
 """Run probe requests in child interpreters: a fork server where possible, else one each.
 
+The children run the interpreter a request names (`python`: a project's virtual environment,
+possibly another Python version) or, by default, the one running `layering`; the child code
+is one standalone file (`probe_child.py`) executed by its path, so nothing of `layering`
+needs to be installed there. Requests are batched per interpreter and environment, each
+batch with fork servers of its own started under that interpreter.
+
 Every name in a request is validated as a dotted identifier (or module pattern) before
 anything starts; jobs travel to the child as `marshal` data on a pipe of our own, never as
 command-line text, and no shell is involved anywhere.
@@ -11,6 +17,8 @@ Two isolation modes give the same outcomes:
 * ``"fork"`` (POSIX): one fork server per `run_probes` call preloads a *prelude* of
   standard-library modules once, checks it, and forks one slot server per worker; each slot
   server forks a child per probe, so a probe pays only for the imports that are its own.
+  A batch with a `setup` (e.g. `django:setup`) runs it once in the server too, after the
+  prelude, unless it fails or leaves threads running: then each child runs it itself.
   A slot server that dies (a module may kill its parent) is replaced by a fresh server.
 
 The prelude is sound by construction: a module already in `sys.modules` when the probe
@@ -29,7 +37,9 @@ import json
 import marshal
 import os
 import queue
+import re
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -39,7 +49,17 @@ from typing import Callable, Mapping, Sequence
 
 from layering.adapters import probe_child
 from layering.domain.patterns import ModulePattern, is_dotted_name
-from layering.domain.probes import LoadedForbidden, ProbeOutcome, ProbeOutcomeKind, ProbeRequest, RuntimeHop
+from layering.domain.probes import (
+    MAX_TIMEOUT,
+    LoadedForbidden,
+    LoadedBefore,
+    ProbeOutcome,
+    ProbeOutcomeKind,
+    ProbeRequest,
+    RuntimeHop,
+    is_environment_name,
+    is_setup_entry,
+)
 
 CHILD_SCRIPT = os.path.abspath(probe_child.__file__)
 
@@ -67,9 +87,10 @@ PATH (so code that runs tools at import time finds them as it would), a fixed UT
 (LANG, LC_ALL = C.UTF-8) so text decoding does not depend on the user's settings, the
 temporary-directory variables if set, and on Windows SYSTEMROOT / SYSTEMDRIVE / WINDIR,
 without which sockets and cryptography fail. Nothing else: no credentials, no
-DJANGO_SETTINGS_MODULE-style switches, no PYTHONPATH. The child runs `sys.executable` with
-`-I`, which ignores every PYTHON* variable anyway (so PYTHONHASHSEED or
-PYTHONDONTWRITEBYTECODE would have no effect there; `-B` is passed instead).
+DJANGO_SETTINGS_MODULE-style switches, no PYTHONPATH; a probe contract's `env` adds the
+variables it names (and only those) to this. The child runs its interpreter with `-I`, which
+ignores every PYTHON* variable anyway (so PYTHONHASHSEED or PYTHONDONTWRITEBYTECODE would
+have no effect there; `-B` is passed instead).
 """
 
 DEFAULT_PRELUDE: tuple[str, ...] = (
@@ -98,6 +119,12 @@ library), so preloading them is what makes the fork server fast. Each batch drop
 candidates it forbids, stubs or shadows; see the module docstring for the soundness rule.
 """
 
+MINIMUM_PYTHON = (3, 10)
+"""The oldest Python the probe child runs under."""
+
+INTERPRETER_CHECK_TIMEOUT = 30.0
+"""Seconds an interpreter may take to say which version it is."""
+
 SERVER_START_TIMEOUT = 60.0
 """Seconds a fork server may take to start and preload before it counts as broken."""
 
@@ -117,8 +144,85 @@ def validate_request(request: ProbeRequest) -> None:
     for root in request.source_roots:
         if not isinstance(root, str) or "\0" in root:
             raise ValueError(f"source root {root!r} is not a path")
-    if not isinstance(request.timeout, (int, float)) or not 0 < request.timeout < 10**7:
-        raise ValueError(f"probe timeout {request.timeout!r} is not a positive number of seconds")
+    if not isinstance(request.python, str) or "\0" in request.python or (request.python and not os.path.isabs(request.python)):
+        raise ValueError(f"interpreter {request.python!r} is not an absolute path")
+    for name, value in request.env:
+        if not isinstance(name, str) or not is_environment_name(name):
+            raise ValueError(f"environment variable name {name!r} is not a name")
+        if not isinstance(value, str) or "\0" in value:
+            raise ValueError(f"environment variable {name} has a value that is not a string without NUL")
+    for fallback in request.fallbacks:
+        if not isinstance(fallback, str) or not is_dotted_name(fallback):
+            raise ValueError(f"probe module {fallback!r} is not a dotted module name")
+    for entry in request.setup:
+        if not isinstance(entry, str) or not is_setup_entry(entry):
+            raise ValueError(f"setup entry {entry!r} is not 'module' or 'module:callable'")
+    timeout = request.timeout
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT:
+        raise ValueError(f"probe timeout {timeout!r} is not a number of seconds in (0, {MAX_TIMEOUT:g}]")
+
+
+class InterpreterUnusable(Exception):
+    """The interpreter named for probes cannot run them; the message says why."""
+
+
+_INTERPRETER_VERSIONS: dict[str, tuple[int, int]] = {}
+
+
+def find_interpreter(text: str, base_dir: str) -> str:
+    """The absolute path of the interpreter `text` names, checked to run probes.
+
+    A bare name ("python3.12") is looked up on PATH; any other path is taken relative to
+    `base_dir`. The path is kept as given, not resolved through symlinks: a virtual
+    environment's `bin/python` is a symlink, and only through it is that environment used.
+    Raises InterpreterUnusable if it is missing, cannot run, or is older than Python 3.10.
+    """
+    if not text or "\0" in text:
+        raise InterpreterUnusable("is not a path")
+    if os.sep in text or (os.altsep and os.altsep in text):
+        path = os.path.abspath(os.path.join(base_dir, os.path.expanduser(text)))
+    else:
+        found = shutil.which(text)
+        if found is None:
+            raise InterpreterUnusable("is not found on PATH")
+        path = os.path.abspath(found)
+    if os.path.isdir(path):
+        raise InterpreterUnusable("is a directory, not an interpreter (name its bin/python)")
+    if not os.path.exists(path):
+        raise InterpreterUnusable("does not exist")
+    if not os.access(path, os.X_OK):
+        raise InterpreterUnusable("is not executable")
+    version = _INTERPRETER_VERSIONS.get(path) or _interpreter_version(path)
+    _INTERPRETER_VERSIONS[path] = version
+    if version < MINIMUM_PYTHON:
+        raise InterpreterUnusable(
+            f"is Python {version[0]}.{version[1]}; probes run in Python {MINIMUM_PYTHON[0]}.{MINIMUM_PYTHON[1]} or newer"
+        )
+    return path
+
+
+def _interpreter_version(path: str) -> tuple[int, int]:
+    """Ask `path` (in the probes' clean environment) which Python version it is."""
+    ask = "import sys; sys.stdout.write('%d.%d' % sys.version_info[:2])"
+    try:
+        answer = subprocess.run(
+            [path, *CHILD_FLAGS, "-c", ask],
+            capture_output=True,
+            env=dict(CHILD_ENVIRONMENT),
+            timeout=INTERPRETER_CHECK_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        raise InterpreterUnusable(f"did not answer within {INTERPRETER_CHECK_TIMEOUT:g} s") from None
+    except OSError as error:
+        raise InterpreterUnusable(f"cannot be run ({error.strerror or error})") from None
+    said = answer.stdout.decode("utf-8", "replace").strip()
+    match = re.fullmatch(r"(\d+)\.(\d+)", said)
+    if answer.returncode != 0 or match is None:
+        output = (answer.stderr or answer.stdout).decode("utf-8", "replace").strip().splitlines()
+        heard = f" (it said: {output[0][:200]})" if output else ""
+        raise InterpreterUnusable(f"is not a Python interpreter that runs here{heard}")
+    return int(match.group(1)), int(match.group(2))
 
 
 def run_probes(
@@ -135,6 +239,7 @@ def run_probes(
     called, on the calling thread, after each probe completes. `isolation` is "fork" (a
     fork server with a standard-library prelude; POSIX only), "spawn" (a fresh interpreter
     per probe) or "auto" (fork where available). `prelude` replaces `DEFAULT_PRELUDE`.
+    Requests that name another interpreter, environment or setup run in a batch of their own.
     Raises ValueError, before any child starts, if a request names something that is not a
     dotted module name or pattern.
     """
@@ -148,17 +253,58 @@ def run_probes(
     if not requests:
         return []
     mode = _isolation_mode(isolation)
+    batches: dict[tuple, list[int]] = {}
+    for index, request in enumerate(requests):
+        batches.setdefault(_batch_key(request), []).append(index)
+    outcomes: list[ProbeOutcome | None] = [None] * len(requests)
+    done = 0
+    for (python, env, *_), indices in sorted(batches.items()):
+        batch = [requests[i] for i in indices]
+        interpreter = _Interpreter(python, {**CHILD_ENVIRONMENT, **dict(env)})
+        step = _counted_from(done, len(requests), progress)
+        for index, outcome in zip(indices, _run_batch(batch, interpreter, jobs, step, mode, prelude)):
+            outcomes[index] = outcome
+        done += len(batch)
+    return [o for o in outcomes if o is not None]
+
+
+def _batch_key(request: ProbeRequest) -> tuple:
+    """Requests that can share fork servers: the same interpreter and environment and, as a
+    server runs a setup once for all its children, the same setup, stubs and source roots."""
+    shared = (request.setup, request.stubs, request.source_roots) if request.setup else ((), (), ())
+    return (request.python or sys.executable, request.env, *shared)
+
+
+def _counted_from(offset: int, total: int, progress: Callable[[int, int], None] | None) -> Callable[[int, int], None] | None:
+    """A batch's progress callback that reports on the count of the whole run."""
+    if progress is None:
+        return None
+    return lambda done, _batch_total: progress(offset + done, total)
+
+
+class _Interpreter:
+    """The interpreter a batch of children run, and the whole environment they get."""
+
+    def __init__(self, python: str, environment: dict[str, str]) -> None:
+        self.python = python
+        self.environment = environment
+
+    def command(self, *arguments: str) -> list[str]:
+        return [self.python, *CHILD_FLAGS, CHILD_SCRIPT, *arguments]
+
+
+def _run_batch(requests: list[ProbeRequest], interpreter: _Interpreter, jobs, progress, mode: str, prelude) -> list[ProbeOutcome]:
     slots = max(1, min(jobs or os.cpu_count() or 1, len(requests)))
     runners: list[_Runner] = []
     if mode == "fork":
         config = _server_config(requests, DEFAULT_PRELUDE if prelude is None else tuple(prelude))
-        servers = _ForkServers(config)
+        servers = _ForkServers(config, interpreter)
         try:
             runners = [_ForkServer(servers, slot) for slot in servers.start(slots)]
         except (_ServerBroken, OSError, ValueError, KeyError):
             runners = []  # no fork server here: fresh interpreters give the same outcomes
     if not runners:
-        runners = [_Spawner() for _ in range(slots)]
+        runners = [_Spawner(interpreter) for _ in range(slots)]
     return _run_all(requests, runners, progress)
 
 
@@ -242,6 +388,10 @@ def _hop(raw: list) -> RuntimeHop:
     return RuntimeHop(str(importer), str(imported), str(path), int(line), bool(via_parent))
 
 
+def _loaded_before(raw: dict) -> LoadedBefore:
+    return LoadedBefore(str(raw["module"]), str(raw["setup"]), tuple(_hop(hop) for hop in raw["chain"]))
+
+
 def _with_stderr(detail: str, stderr: str) -> str:
     stderr = stderr.strip()
     if not stderr:
@@ -276,27 +426,36 @@ def _outcome(request: ProbeRequest, report: dict) -> ProbeOutcome:
                 LoadedForbidden(str(item["module"]), tuple(_hop(hop) for hop in item["chain"]))
                 for item in data["loaded"]
             )
+            forbidden_before = tuple(_loaded_before(item) for item in data.get("forbidden_before", ()))
+            module_before = _loaded_before(data["module_before"]) if data.get("module_before") else None
             detail = str(data["detail"])
+            missing, failed_setup = str(data.get("missing") or ""), str(data.get("setup") or "")
+            imported = str(data.get("module") or request.module)
         except (ValueError, KeyError, TypeError) as error:
             detail = f"unreadable result from the probe child ({error})"
             return ProbeOutcome(request.module, ProbeOutcomeKind.CRASHED, (), _with_stderr(detail, stderr), seconds)
         if kind is ProbeOutcomeKind.CRASHED:
             detail = _with_stderr(detail, stderr)
-        return ProbeOutcome(request.module, kind, loaded, detail, seconds)
+        return ProbeOutcome(request.module, kind, loaded, detail, seconds, missing, failed_setup, forbidden_before, module_before, imported)
     detail = _describe_exit(report.get("status"))
     return ProbeOutcome(request.module, ProbeOutcomeKind.CRASHED, (), _with_stderr(detail, stderr), seconds)
 
 
 def _job(request: ProbeRequest) -> bytes:
-    return marshal.dumps(
-        {
-            "module": request.module,
-            "forbidden": list(request.forbidden),
-            "stubs": list(request.stubs),
-            "roots": [os.path.abspath(root) for root in request.source_roots],
-            "timeout": float(request.timeout),
-        }
-    )
+    job = {
+        "module": request.module,
+        "forbidden": list(request.forbidden),
+        "stubs": list(request.stubs),
+        "roots": [os.path.abspath(root) for root in request.source_roots],
+        "timeout": float(request.timeout),
+        "setup": list(request.setup),
+        "fallbacks": list(request.fallbacks),
+    }
+    return marshal.dumps(job, MARSHAL_VERSION)
+
+
+MARSHAL_VERSION = 4
+"""Every Python 3.4+ reads it: the child may run another Python version than the parent."""
 
 
 def _frame(payload: bytes) -> bytes:
@@ -309,7 +468,8 @@ def _frame(payload: bytes) -> bytes:
 class _Spawner(_Runner):
     """One fresh interpreter per probe."""
 
-    def __init__(self) -> None:
+    def __init__(self, interpreter: _Interpreter) -> None:
+        self.interpreter = interpreter
         self._lock = threading.Lock()
         self._current: subprocess.Popen | None = None
 
@@ -317,11 +477,11 @@ class _Spawner(_Runner):
         if os.name != "posix":
             return self._run_portable(request)
         proc = subprocess.Popen(
-            [sys.executable, *CHILD_FLAGS, CHILD_SCRIPT],
+            self.interpreter.command(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=dict(CHILD_ENVIRONMENT),
+            env=self.interpreter.environment,
             close_fds=True,
             start_new_session=True,
             bufsize=0,
@@ -351,11 +511,11 @@ class _Spawner(_Runner):
         flags = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
         start = time.monotonic()
         proc = subprocess.Popen(
-            [sys.executable, *CHILD_FLAGS, CHILD_SCRIPT],
+            self.interpreter.command(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=dict(CHILD_ENVIRONMENT),
+            env=self.interpreter.environment,
             creationflags=flags,
         )
         timed_out = False
@@ -426,7 +586,11 @@ def _server_config(requests: list[ProbeRequest], candidates: Sequence[str]) -> d
         if any(name == s or name.startswith(s + ".") for s in stubs):
             continue
         prelude.append(name)
-    return {"prelude": prelude, "forbidden": forbidden, "stubs": stubs, "shadowed": shadowed}
+    setup_job = None
+    if requests[0].setup:  # one batch, one setup (see _batch_key)
+        first = requests[0]
+        setup_job = {"roots": [os.path.abspath(root) for root in first.source_roots], "stubs": list(first.stubs), "setup": list(first.setup)}
+    return {"prelude": prelude, "forbidden": forbidden, "stubs": stubs, "shadowed": shadowed, "setup_job": setup_job}
 
 
 class _ServerBroken(Exception):
@@ -503,7 +667,7 @@ class _Slot:
         _close(reply_fd)
 
 
-def _start_fork_servers(config: dict, count: int) -> tuple[list[_Slot], dict]:
+def _start_fork_servers(config: dict, count: int, interpreter: _Interpreter) -> tuple[list[_Slot], dict]:
     """Start one fork server that preloads `config["prelude"]` once and forks `count` slots.
 
     Returns the slots and the server's report; no slots if the prelude failed its check.
@@ -517,11 +681,11 @@ def _start_fork_servers(config: dict, count: int) -> tuple[list[_Slot], dict]:
             slots.append(_Slot(job_w, reply_r))
             server_fds += [job_r, reply_w]
         proc = subprocess.Popen(
-            [sys.executable, *CHILD_FLAGS, CHILD_SCRIPT, "serve"],
+            interpreter.command("serve"),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=dict(CHILD_ENVIRONMENT),
+            env=interpreter.environment,
             close_fds=True,
             pass_fds=server_fds,
             start_new_session=True,
@@ -532,7 +696,7 @@ def _start_fork_servers(config: dict, count: int) -> tuple[list[_Slot], dict]:
             _close(fd)
     try:
         pairs = [server_fds[i : i + 2] for i in range(0, len(server_fds), 2)]
-        proc.stdin.write(_frame(marshal.dumps(dict(config, slots=pairs))))
+        proc.stdin.write(_frame(marshal.dumps(dict(config, slots=pairs), MARSHAL_VERSION)))
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         report = json.loads(_read_frame_by(proc.stdout.fileno(), deadline, bytearray()))
         if report["ready"]:
@@ -561,23 +725,30 @@ def _start_fork_servers(config: dict, count: int) -> tuple[list[_Slot], dict]:
 class _ForkServers:
     """The fork servers of one batch: one preload, one slot server per worker."""
 
-    def __init__(self, config: dict) -> None:
+    def __init__(self, config: dict, interpreter: _Interpreter) -> None:
         self.config = config
+        self.interpreter = interpreter
         self.preloaded: tuple[str, ...] = ()
         self.prelude_problems: tuple[str, ...] = ()
 
     def start(self, count: int) -> list[_Slot]:
-        slots, report = _start_fork_servers(self.config, count)
-        if not slots:
-            # The prelude pulled in something this batch forbids, stubs or shadows: imports
-            # cannot be undone, so start again with no prelude at all.
-            self.prelude_problems = tuple(report["problems"])
-            self.config = dict(self.config, prelude=[])
-            slots, report = _start_fork_servers(self.config, count)
-            if not slots:
-                raise _ServerBroken(f"fork server refused an empty prelude: {report}")
-        self.preloaded = tuple(report["preloaded"])
-        return slots
+        for _ in range(3):
+            slots, report = _start_fork_servers(self.config, count, self.interpreter)
+            if slots:
+                self.preloaded = tuple(report["preloaded"])
+                return slots
+            if report.get("setup_failed"):
+                # Setup failed in the server, or left threads running (unsafe to fork): each
+                # child runs it itself, and reports how it fails.
+                self.config = dict(self.config, setup_job=None)
+            elif report["problems"]:
+                # The prelude pulled in something this batch forbids, stubs or shadows: imports
+                # cannot be undone, so start again with no prelude at all.
+                self.prelude_problems = tuple(report["problems"])
+                self.config = dict(self.config, prelude=[])
+            else:
+                break
+        raise _ServerBroken(f"fork server refused to start: {report}")
 
 
 class _ForkServer(_Runner):

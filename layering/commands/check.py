@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -96,9 +97,10 @@ def check_settings(
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     chains: int = 0,
+    python: str | None = None,
 ) -> RunReport:
     """Decide the selected contracts of `settings`, listing `chains` chains per group of chains
-    beyond one example per import of its cut."""
+    beyond one example per import of its cut; `python` (`--python`) is the probes' interpreter."""
     every = build_contracts(settings)
     contracts = select(every, contract_ids, probes, settings)
     chosen = select(every, contract_ids, ProbeSelection.ALL, settings)
@@ -113,6 +115,8 @@ def check_settings(
                 hint="drop --no-probe or --probe-only, or name other contracts",
             )
         )
+    if python is not None:
+        _run_probes_in(python, [c for c in contracts if c.type_name == "probe"], settings)
     evidence = Evidence(settings, use_cache=use_cache)
     evidence.listed_chains = chains
     for contract in contracts:
@@ -223,23 +227,29 @@ def _what_to_do(reason: str) -> str:
     return "fix the file to decide this contract"
 
 
+def _run_probes_in(python: str, probe_contracts: list["Contract"], settings: Settings) -> None:
+    """Check the `--python` interpreter (relative to the working directory) once, and use it."""
+    if not probe_contracts:
+        return
+    from layering.adapters.probe_runner import InterpreterUnusable, find_interpreter
+
+    try:
+        interpreter = find_interpreter(python, os.getcwd())
+    except InterpreterUnusable as unusable:
+        raise ConfigError(
+            Problem(settings.path, 0, f"--python '{python}' {unusable}", hint="name the bin/python of the environment the project's dependencies are installed in")
+        ) from None
+    for contract in probe_contracts:
+        contract.run_in(interpreter)
+
+
 def _run_probes(contracts, probe_contracts, evidence, jobs, progress) -> dict[int, ContractResult]:
     from layering.adapters.probe_runner import run_probes
 
-    requests = {}
-    for contract in probe_contracts:
-        for request in contract.requests(evidence):
-            requests.setdefault((request.module, request.forbidden, request.stubs, request.timeout), request)
-    ordered = sorted(requests)
-    outcomes = run_probes([requests[k] for k in ordered], jobs=jobs, progress=progress)
-    by_key = dict(zip(ordered, outcomes))
+    requests = sorted({request for contract in probe_contracts for request in contract.requests(evidence)})
+    outcomes = dict(zip(requests, run_probes(requests, jobs=jobs, progress=progress)))
     results = {}
     for position, contract in enumerate(contracts):
-        if contract.type_name != "probe":
-            continue
-        mine = {
-            request.module: by_key[(request.module, request.forbidden, request.stubs, request.timeout)]
-            for request in contract.requests(evidence)
-        }
-        results[position] = contract.judge(evidence, mine)
+        if contract.type_name == "probe":
+            results[position] = contract.judge(evidence, outcomes)
     return results

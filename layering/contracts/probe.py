@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
+import math
+import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._common import Contract, OptionError, option
+from layering.contracts._common import Contract, Option, OptionError, option
 from layering.domain.allowances import Allowance
 from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
-from layering.domain.probes import ProbeOutcome, ProbeOutcomeKind, ProbeRequest
+from layering.domain.probes import (
+    MAX_TIMEOUT,
+    LoadedBefore,
+    ProbeOutcome,
+    ProbeOutcomeKind,
+    ProbeRequest,
+    ProbeSetting,
+    is_environment_name,
+    is_setup_entry,
+)
 from layering.domain.results import ContractResult, Hop, ItemResult, StaleEntry, Verdict, Violation
 
 if TYPE_CHECKING:
@@ -19,6 +31,7 @@ IMPORT_FAILED = "LY021"
 TIMED_OUT = "LY022"
 CRASHED = "LY023"
 CANNOT_FAIL = "LY024"
+SETUP_FAILED = "LY025"
 STALE_EXPECTATION = "LY032"
 
 _ERROR_CODES = {
@@ -27,12 +40,53 @@ _ERROR_CODES = {
     ProbeOutcomeKind.CRASHED: (CRASHED, "importing {module} crashed the interpreter"),
 }
 
+_INTERPRETER_HINT = "name the bin/python of the environment the project's dependencies are installed in"
+
 
 def _stub_names(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) and is_dotted_name(v) for v in value):
         raise OptionError(f"expected a list of dotted module names, got {value!r}")
+    return tuple(value)
+
+
+def _timeout(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT:
+        raise OptionError(f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g} (one hour), got {value!r}")
+    return float(value)
+
+
+def _interpreter(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
+        raise OptionError(f"expected the path of a Python interpreter, got {value!r}")
+    return value
+
+
+def _environment(value: Any) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict):
+        raise OptionError(f'expected a table of variables, e.g. {{ DJANGO_SETTINGS_MODULE = "mysite.settings" }}, got {value!r}')
+    for name, text in value.items():
+        if not is_environment_name(name):
+            raise OptionError(f"{name!r} is not an environment variable name (letters, digits and _, not starting with a digit)")
+        if name.upper().startswith("PYTHON"):
+            raise OptionError(
+                f"{name} would be ignored: probes run Python in isolated mode (-I), which ignores every PYTHON* "
+                "variable; use source_roots for the import path, or python = for another interpreter"
+            )
+        if not isinstance(text, str) or "\0" in text:
+            raise OptionError(f"the value of {name} must be a string (TOML quotes), got {text!r}")
+    return tuple(sorted(value.items()))
+
+
+def _setup_entries(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise OptionError(f'expected a list of "module:callable" or "module" entries, got {value!r}')
+    for entry in value:
+        if not isinstance(entry, str) or not is_setup_entry(entry):
+            raise OptionError(f'{entry!r} is not "module:callable" or "module" (e.g. "django:setup")')
     return tuple(value)
 
 
@@ -50,18 +104,27 @@ class ProbeContract(Contract):
                        dependencies such as torch); a stubbed name is never reported loaded.
         expect_loaded: modules known to load a forbidden one today (strict: once they no
                        longer do, remove them; they only shrink).
-        timeout:       seconds per probe (default 60).
+        timeout:       seconds per probe (default 60, at most 3600).
+        python:        the interpreter probes run in (relative to the configuration file,
+                       or a name looked up on PATH); default: the one running `layering`.
+                       `layering check --python PATH` overrides it.
+        env:           environment variables added to the child's clean environment.
+        setup:         `module:callable` (or `module`) entries run in the child before each
+                       import; what they load is never blamed on the probed module.
 
     Example:
         [[contracts]]
-        name = "The disaggregated server never loads the Responses implementation"
+        name = "The auth models never load the admin"
         type = "probe"
-        modules = ["tensorrt_llm.serve.openai_disagg_service"]
-        forbidden = ["tensorrt_llm.serve.responses_utils"]
-        stub = ["torch", "fastapi"]
+        modules = ["django.contrib.auth.models"]
+        forbidden = ["django.contrib.admin"]
+        python = ".venv/bin/python"
+        env = { DJANGO_SETTINGS_MODULE = "mysite.settings" }
+        setup = ["django:setup"]
 
     A positive control runs with every check: a probe that imports each forbidden module
-    itself must see it loaded, or the contract cannot fail and is an error.
+    itself must see it loaded, or the contract cannot fail and is an error. So is a forbidden
+    module already loaded before the probed import (at interpreter start, or by `setup`).
     """
 
     type_name = "probe"
@@ -70,20 +133,38 @@ class ProbeContract(Contract):
         "forbidden": option("patterns", "modules that must not load", required=True),
         "stub": option("raw", "placeholder modules", default=[]),
         "expect_loaded": option("modules", "modules known to load a forbidden one", default=()),
-        "timeout": option("seconds", "seconds per probe", default=60.0),
+        "timeout": Option(_timeout, "seconds per probe", default=60.0),
+        "python": Option(_interpreter, "the interpreter probes run in", default=None),
+        "env": Option(_environment, "environment variables of the child", default=()),
+        "setup": Option(_setup_entries, "callables run before each import", default=()),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.interpreter = ""
+        self.interpreter_override = ""
         try:
             self.stubs = _stub_names(self.values.get("stub") or [])
         except OptionError as error:
             self.stubs = ()
             self.problem("stub", f"contract '{self.name}', option 'stub': {error}")
 
+    def run_in(self, interpreter: str) -> None:
+        """Run the probes in `interpreter` (an absolute path, already checked), whatever `python` says."""
+        self.interpreter_override = interpreter
+
     def validate(self, evidence: "Evidence") -> None:
         self.require_matches(evidence, "modules", self.values["modules"], external_ok=True)
         self.require_matches(evidence, "forbidden", self.values["forbidden"], external_ok=True)
+        for option_name in ("modules", "forbidden"):
+            for pattern in self.values[option_name]:
+                if pattern.has_wildcard and not evidence.is_internal(pattern.text) and not evidence.expand(pattern):
+                    self.problem(
+                        option_name,
+                        f"contract '{self.name}': '{pattern}' in '{option_name}' matches no module of the root "
+                        "packages, and outside them a wildcard cannot be expanded, so no probe can import what it names",
+                        hint="name the external module itself (a forbidden package covers its submodules)",
+                    )
         for pattern in self.values["forbidden"]:
             for stub in self.stubs:
                 if pattern.covers(stub) or ModulePattern(stub).covers(pattern.text.replace("*", "x")):
@@ -93,6 +174,7 @@ class ProbeContract(Contract):
                         "a stubbed module is never reported loaded",
                         hint="remove the stub, or forbid a module the stub does not cover",
                     )
+        self.interpreter = self.interpreter_override or self._configured_interpreter()
         if not self.problems:
             modules = set(self.probed_modules(evidence))
             for expected in self.values["expect_loaded"]:
@@ -102,6 +184,23 @@ class ProbeContract(Contract):
                         f"contract '{self.name}': expect_loaded names '{expected}', which is not probed",
                         hint="list only modules that 'modules' names",
                     )
+
+    def _configured_interpreter(self) -> str:
+        """The checked absolute path that `python` names, or "" (the one running layering)."""
+        text = self.values["python"]
+        if text is None:
+            return ""
+        from layering.adapters.probe_runner import InterpreterUnusable, find_interpreter
+
+        try:
+            return find_interpreter(text, self.settings.base_dir)
+        except InterpreterUnusable as unusable:
+            self.problem("python", f"contract '{self.name}', option 'python': '{text}' {unusable}", hint=_INTERPRETER_HINT)
+            return ""
+
+    def warnings(self, evidence: "Evidence") -> list[str]:
+        """None: whether an external module exists is decided by the probes themselves."""
+        return []
 
     def probed_modules(self, evidence: "Evidence") -> list[str]:
         found: set[str] = set()
@@ -118,60 +217,183 @@ class ProbeContract(Contract):
         return controls
 
     def requests(self, evidence: "Evidence") -> list[ProbeRequest]:
-        forbidden = tuple(p.text for p in self.values["forbidden"])
-        roots = tuple(evidence.settings.source_roots)
-        timeout = self.values["timeout"]
-        return [
-            ProbeRequest(module, forbidden, self.stubs, roots, timeout)
-            for module in [*self.probed_modules(evidence), *self.control_modules(evidence)]
-        ]
+        """One request per probed module, then one per positive control."""
+        return [*self._module_requests(evidence), *self._control_requests(evidence)]
+
+    def _request(self, evidence: "Evidence", module: str, fallbacks: tuple[str, ...] = ()) -> ProbeRequest:
+        return ProbeRequest(
+            module,
+            tuple(p.text for p in self.values["forbidden"]),
+            self.stubs,
+            tuple(evidence.settings.source_roots),
+            self.values["timeout"],
+            self.interpreter,
+            self.values["env"],
+            self.values["setup"],
+            fallbacks,
+        )
+
+    def _module_requests(self, evidence: "Evidence") -> list[ProbeRequest]:
+        return [self._request(evidence, module) for module in self.probed_modules(evidence)]
+
+    def _control_requests(self, evidence: "Evidence") -> list[ProbeRequest]:
+        """A wildcard's control may import any module it matches: the first that setup did not load."""
+        requests = []
+        for pattern, module in zip(self.values["forbidden"], self.control_modules(evidence)):
+            matched = evidence.expand(pattern) if pattern.has_wildcard else []
+            requests.append(self._request(evidence, module, tuple(m for m in matched if m != module)))
+        return requests
+
+    def setting(self) -> ProbeSetting:
+        """What the report header shows: the interpreter (if chosen), `env` and `setup`."""
+        python = self.settings.display_path(self.interpreter) if self.interpreter else ""
+        return ProbeSetting(python, self.values["env"], self.values["setup"])
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         raise NotImplementedError("probe contracts are judged from probe outcomes")
 
-    def judge(self, evidence: "Evidence", outcomes: dict[str, ProbeOutcome]) -> ContractResult:
+    def judge(self, evidence: "Evidence", outcomes: Mapping[ProbeRequest, ProbeOutcome]) -> ContractResult:
+        """The verdict from the outcome of each of this contract's `requests`."""
         expected = set(self.values["expect_loaded"])
-        items = []
         config_path = self.settings.display_path(self.settings.path)
-        for module in self.probed_modules(evidence):
-            outcome = outcomes[module]
-            items.append(self._judge_module(evidence, outcome, module in expected, config_path))
-        for module in self.control_modules(evidence):
-            outcome = outcomes[module]
-            if outcome.kind is ProbeOutcomeKind.LOADED:
+        mine = [outcomes[request] for request in self.requests(evidence)]
+        cannot_fail = self._preloaded_violations(evidence, mine, config_path)
+        items = []
+        for request in self._module_requests(evidence):
+            outcome = outcomes[request]
+            items.append(self._judge_module(evidence, outcome, request.module in expected, config_path))
+        for request in self._control_requests(evidence):
+            module, outcome = request.module, outcomes[request]
+            preloaded = [v for pattern, v in cannot_fail if pattern.covers(module)]
+            if preloaded:
+                items.append(ItemResult(f"control:{module}", Verdict.ERROR, tuple(preloaded)))
+            elif outcome.kind is ProbeOutcomeKind.LOADED:
                 items.append(ItemResult(f"control:{module}", Verdict.KEPT))
             else:
-                detail = f": {outcome.detail.strip().splitlines()[-1]}" if outcome.detail.strip() else ""
-                items.append(
-                    ItemResult(
-                        f"control:{module}",
-                        Verdict.ERROR,
-                        (
-                            Violation(
-                                path=config_path,
-                                line=self.spec.line_of("forbidden"),
-                                code=CANNOT_FAIL,
-                                message=(
-                                    f"positive control: importing {module} itself was {outcome.kind.value}, "
-                                    f"not loaded{detail}; this contract cannot fail"
-                                ),
-                            ),
-                        ),
-                    )
-                )
+                items.append(ItemResult(f"control:{module}", Verdict.ERROR, (self._control_failure(evidence, outcome, config_path),)))
         broken = [v for i in items if i.verdict is Verdict.BROKEN for v in i.violations]
         stale = [v for i in items if i.verdict is Verdict.UNEXPECTEDLY_KEPT for v in i.violations]
-        if any(item.verdict is Verdict.ERROR for item in items):
-            errors = [v for i in items if i.verdict is Verdict.ERROR for v in i.violations]
-            return dataclasses.replace(self.error(tuple(sorted(errors + broken + stale))), items=tuple(items))
-        return dataclasses.replace(self.verdict(broken, stale), items=tuple(items))
+        if any(item.verdict is Verdict.ERROR for item in items) or cannot_fail:
+            errors = {v for i in items if i.verdict is Verdict.ERROR for v in i.violations} | {v for _, v in cannot_fail}
+            result = self.error(tuple(sorted(errors) + sorted(broken + stale)))
+        else:
+            result = self.verdict(broken, stale)
+        return dataclasses.replace(result, items=tuple(items), probe_setting=self.setting())
+
+    # ----------------------------------------------------------------- messages
+
+    def _interpreter_shown(self) -> str:
+        return self.settings.display_path(self.interpreter or sys.executable)
+
+    def _missing(self, evidence: "Evidence", module: str, missing: str) -> str:
+        """Why importing `module` found no `missing`, and what to do about it."""
+        where = f"the interpreter probes run in ({self._interpreter_shown()})"
+        elsewhere = "point python = (or --python) at the project's environment"
+        if evidence.is_internal(missing):
+            return f"there is no module '{missing}' on the source roots, in {where}"
+        if is_within(module, missing):
+            return f"'{missing}' is not installed in {where}: check the spelling, install it there, or {elsewhere}"
+        return f"'{missing}' is not installed in {where}: install it there, {elsewhere}, or add it to stub"
+
+    def _failure(self, evidence: "Evidence", module: str, outcome: ProbeOutcome) -> str:
+        """One line on why importing `module` (or running the setup) did not complete."""
+        if outcome.missing:
+            return self._missing(evidence, module, outcome.missing)
+        if outcome.kind is ProbeOutcomeKind.TIMED_OUT:
+            return f"no result within {self.values['timeout']:g} s (raise timeout, or stub what makes it slow)"
+        lines = outcome.detail.strip().splitlines()
+        if outcome.kind is ProbeOutcomeKind.CRASHED:
+            return "the interpreter crashed" + (f": {lines[0]}" if lines else "")
+        return lines[-1] if lines else "no detail"
+
+    @staticmethod
+    def _with_traceback(message: str, outcome: ProbeOutcome) -> str:
+        traceback = outcome.detail.strip()
+        return f"{message}\n{traceback}" if traceback.startswith("Traceback") else message
+
+    def _setup_failure(self, evidence: "Evidence", outcome: ProbeOutcome, config_path: str) -> Violation:
+        entry = outcome.failed_setup
+        reason = self._failure(evidence, entry.partition(":")[0], outcome)
+        return Violation(
+            path=config_path,
+            line=self.spec.line_of("setup"),
+            code=SETUP_FAILED,
+            message=self._with_traceback(f"setup '{entry}' failed, so no module could be probed: {reason}", outcome),
+        )
+
+    def _control_failure(self, evidence: "Evidence", outcome: ProbeOutcome, config_path: str) -> Violation:
+        module = outcome.imported or outcome.module
+        if outcome.kind is ProbeOutcomeKind.SETUP_FAILED:
+            return self._setup_failure(evidence, outcome, config_path)
+        if outcome.kind is ProbeOutcomeKind.CLEAN:
+            reason = f"importing {module} leaves no {module} in sys.modules"
+        else:
+            reason = f"importing {module} did not complete: {self._failure(evidence, module, outcome)}"
+        return Violation(
+            path=config_path,
+            line=self.spec.line_of("forbidden"),
+            code=CANNOT_FAIL,
+            message=self._with_traceback(f"positive control: this contract cannot fail, since {reason}", outcome),
+        )
+
+    def _preloaded_violations(self, evidence: "Evidence", outcomes: Any, config_path: str) -> list[tuple[ModulePattern, Violation]]:
+        """A located error for each forbidden pattern that only names modules loaded before the import.
+
+        Such a module is in `sys.modules` before the probed import starts (the interpreter
+        loads it at start, or setup does), so no probe can see it loaded: the contract
+        cannot fail for it.
+        """
+        preloaded: dict[str, LoadedBefore] = {}
+        for outcome in outcomes:
+            for item in outcome.forbidden_before:
+                preloaded.setdefault(item.module, item)
+        found = []
+        for pattern in self.values["forbidden"]:
+            covered = sorted(name for name in preloaded if pattern.covers(name))
+            if not covered:
+                continue
+            if pattern.has_wildcard and not all(name in preloaded for name in evidence.expand(pattern)):
+                continue  # other modules it names can still be loaded by a probe
+            item = preloaded[covered[0]]
+            what = f"'{pattern}'" if item.module == pattern.text else f"'{pattern}' ({item.module})"
+            message = (
+                f"forbidden {what} is already loaded {self._when(item)}, before any probed import, "
+                "so this contract cannot fail for it: remove it from forbidden"
+                + (", or use a setup that does not load it" if item.setup else "")
+            )
+            found.append((pattern, self._loaded_before_violation(config_path, "forbidden", message, item)))
+        return found
+
+    def _when(self, item: LoadedBefore) -> str:
+        if item.setup:
+            return f"by setup '{item.setup}'"
+        return f"when the interpreter starts ({self._interpreter_shown()})"
+
+    def _loaded_before_violation(self, config_path: str, option_name: str, message: str, item: LoadedBefore) -> Violation:
+        chain = tuple(self._hop(hop) for hop in item.chain)
+        return Violation(path=config_path, line=self.spec.line_of(option_name), code=CANNOT_FAIL, message=message, imported=item.module, chain=chain)
+
+    # ----------------------------------------------------------------- probed modules
 
     def _judge_module(self, evidence: "Evidence", outcome: ProbeOutcome, expected: bool, config_path: str) -> ItemResult:
         module = outcome.module
+        if outcome.module_before is not None and outcome.kind is not ProbeOutcomeKind.SETUP_FAILED:
+            message = (
+                f"{module} is already loaded {self._when(outcome.module_before)}, before the probe imports it, "
+                "so probing it cannot fail: remove it from modules"
+                + (", or use a setup that does not load it" if outcome.module_before.setup else "")
+            )
+            return ItemResult(module, Verdict.ERROR, (self._loaded_before_violation(config_path, "modules", message, outcome.module_before),), expected)
+        if outcome.kind is ProbeOutcomeKind.SETUP_FAILED:
+            return ItemResult(module, Verdict.ERROR, (self._setup_failure(evidence, outcome, config_path),), expected)
         if outcome.kind in _ERROR_CODES:
             code, text = _ERROR_CODES[outcome.kind]
             detail = outcome.detail.strip()
-            message = text.format(module=module) + (f":\n{detail}" if detail else "")
+            message = text.format(module=module)
+            if outcome.missing:
+                message = self._with_traceback(f"{message}: {self._missing(evidence, module, outcome.missing)}", outcome)
+            elif detail:
+                message += f":\n{detail}"
             path = evidence.display_path(module)
             return ItemResult(module, Verdict.ERROR, (Violation(path=path, line=1 if path else 0, code=code, message=message, importer=module),), expected)
         if outcome.kind is ProbeOutcomeKind.LOADED:
@@ -190,17 +412,17 @@ class ProbeContract(Contract):
             return ItemResult(module, Verdict.UNEXPECTEDLY_KEPT, (stale,), expected)
         return ItemResult(module, Verdict.KEPT, (), expected)
 
-    def _loaded_violation(self, evidence: "Evidence", module: str, loaded: Any) -> Violation:
-        hops = tuple(
-            Hop(
-                importer=hop.importer or "<probe>",
-                imported=hop.imported,
-                path=self.settings.display_path(hop.path) if hop.path else "",
-                line=hop.line,
-                qualifiers=("parent package",) if hop.via_parent else (),
-            )
-            for hop in loaded.chain
+    def _hop(self, hop: Any) -> Hop:
+        return Hop(
+            importer=hop.importer or "<probe>",
+            imported=hop.imported,
+            path=self.settings.display_path(hop.path) if hop.path else "",
+            line=hop.line,
+            qualifiers=("parent package",) if hop.via_parent else (),
         )
+
+    def _loaded_violation(self, evidence: "Evidence", module: str, loaded: Any) -> Violation:
+        hops = tuple(self._hop(hop) for hop in loaded.chain)
         first = next((h for h in hops if h.path), None)
         how = ""
         if hops and hops[0].importer != module and is_within(module, hops[0].importer):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from layering.domain.probes import ProbeSetting
+
 
 class Verdict(str, enum.Enum):
     """The outcome of one contract.
@@ -148,6 +150,8 @@ class ContractResult:
     stale: tuple[StaleEntry, ...] = ()
     chain_groups: tuple[ChainGroup, ...] = ()
     ignored_imports: int = 0
+    probe_setting: ProbeSetting | None = None
+    """For a probe contract: the interpreter, environment and setup its probes ran under."""
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,7 @@ def _contract(result: ContractResult) -> dict[str, Any]:
             for group in result.chain_groups
         ],
         "ignored_imports": result.ignored_imports,
+        "probe": _probe_setting(result),
     }
 
 
@@ -111,6 +112,13 @@ def _cut(group: ChainGroup) -> list[dict[str, Any]]:
         }
         for cut in group.cut
     ]
+
+
+def _probe_setting(result: ContractResult) -> dict[str, Any] | None:
+    setting = result.probe_setting
+    if setting is None:
+        return None
+    return {"python": setting.python, "env": dict(setting.env), "setup": list(setting.setup)}
 
 
 def _item(item: ItemResult) -> dict[str, Any]:

@@ -34,6 +34,8 @@ def render_result(result: ContractResult, colour: bool = False) -> list[str]:
     ident = f" [{result.contract_id}]" if result.contract_id and result.contract_id != result.name else ""
     ignored = f" ({_count(result.ignored_imports, 'ignored import')})" if result.ignored_imports else ""
     lines = [f"{result.name}{ident} {label}{ignored}"]
+    if result.probe_setting is not None:
+        lines.extend(f"  {line}" for line in result.probe_setting.lines())
     if result.verdict is Verdict.KEPT:
         return lines
     lines.extend(violation_lines(result))

@@ -6,8 +6,12 @@ pays for two batches plus a few small ones; each test then reads the outcome it 
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import os
+import re
 import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -16,7 +20,8 @@ import pytest
 
 from layering.adapters import probe_runner
 from layering.adapters.probe_runner import run_probes
-from layering.domain.probes import ProbeOutcome, ProbeOutcomeKind, ProbeRequest, RuntimeHop
+from layering.domain.probes import LoadedBefore, LoadedForbidden, ProbeOutcome, ProbeOutcomeKind, ProbeRequest, RuntimeHop
+from probe_support import OTHER_VERSIONS, other_pythons
 
 CAN_FORK = hasattr(os, "fork") and os.name == "posix"
 MODES = ["spawn", "fork"] if CAN_FORK else ["spawn"]
@@ -314,6 +319,18 @@ def test_fork_server_and_fresh_interpreters_agree(batches):
         ("forbidden", ("a.b c",)),
         ("stubs", ("torch nn",)),
         ("stubs", ("torch.*",)),
+        ("env", (("BAD NAME", "x"),)),
+        ("env", (("X;rm", "x"),)),
+        ("env", (("OK", "nul\0byte"),)),
+        ("setup", ("django.setup()",)),
+        ("setup", ("django:setup; import os",)),
+        ("setup", ("django:",)),
+        ("python", "relative/bin/python"),
+        ("timeout", float("inf")),
+        ("timeout", float("nan")),
+        ("timeout", 1e7),
+        ("timeout", 0),
+        ("timeout", True),
     ],
 )
 def test_names_that_are_not_dotted_never_reach_a_child(monkeypatch, field, value):
@@ -321,6 +338,7 @@ def test_names_that_are_not_dotted_never_reach_a_child(monkeypatch, field, value
         raise AssertionError("a child was started")
 
     monkeypatch.setattr(subprocess, "Popen", no_child)
+    monkeypatch.setattr(subprocess, "run", no_child)
     fields = {"module": "fine.module", "forbidden": ("ok.pattern",), "stubs": ()}
     fields[field] = value
     good = ProbeRequest("fine.other", ("x",))
@@ -384,7 +402,7 @@ def test_the_prelude_never_hides_a_forbidden_standard_library_module(tree, forbi
 def test_a_fork_server_preloads_nothing_the_batch_forbids(tree):
     for forbidden in ("json", "threading", "email.*"):
         config = probe_runner._server_config(_prelude_cases(tree, forbidden), probe_runner.DEFAULT_PRELUDE)
-        server = probe_runner._ForkServers(config)
+        server = probe_runner._ForkServers(config, probe_runner._Interpreter(sys.executable, dict(probe_runner.CHILD_ENVIRONMENT)))
         for slot in server.start(2):
             slot.close()
         pattern = probe_runner.ModulePattern.parse(forbidden)
@@ -406,3 +424,246 @@ def test_a_source_root_that_shadows_a_standard_module_wins_in_both_modes(tmp_pat
         [outcome] = run_probes([request], isolation=mode)
         assert outcome.kind is ProbeOutcomeKind.LOADED, mode
         assert [h.imported for h in outcome.loaded[0].chain] == ["json", "shadow_marker"], mode
+
+
+# --------------------------------------------------------------------------- env, setup, start-up
+
+SETUP_FILES = {
+    "plugins/__init__.py": "",
+    "plugins/one.py": "",
+    "plugins/two.py": "",
+    "boot.py": "def start():\n    import plugins.one\n",
+    "failing_boot.py": "def start():\n    raise ValueError('boot-failed-xyz')\n",
+    "missing_boot.py": "import not_installed_anywhere_xyz\n",
+    "uses_one.py": "import plugins.one\n",
+    "uses_two.py": "import plugins.one\nimport plugins.two\n",
+    "needs_env.py": (
+        "import os\n"
+        'if os.environ.get("PROBE_FLAVOUR") != "mint":\n'
+        '    raise RuntimeError("PROBE_FLAVOUR is not mint")\n'
+        "import plugins.two\n"
+    ),
+    "sees_secrets.py": 'import os\nif "LAYERING_TEST_SECRET" in os.environ:\n    import plugins.two\n',
+}
+
+
+def _setup_cases(root: str, python: str = "") -> dict[str, ProbeRequest]:
+    def req(module, forbidden=("plugins.one", "plugins.two"), setup=(), env=(), fallbacks=()):
+        return ProbeRequest(module, tuple(forbidden), (), (root,), 20.0, python, tuple(env), tuple(setup), tuple(fallbacks))
+
+    return {
+        "setup_only": req("uses_one", setup=("boot:start",)),
+        "setup_then_new": req("uses_two", setup=("boot:start",)),
+        "module_loaded_by_setup": req("plugins.one", forbidden=("plugins.two",), setup=("boot:start",)),
+        "module_only_setup": req("uses_one", setup=("boot",)),
+        "startup": req("uses_one", forbidden=("os", "plugins.two")),
+        "env_set": req("needs_env", env=(("PROBE_FLAVOUR", "mint"),)),
+        "env_unset": req("needs_env"),
+        "no_inherited_env": req("sees_secrets"),
+        "setup_fails": req("uses_one", setup=("failing_boot:start",)),
+        "setup_misses": req("uses_one", setup=("missing_boot", "boot:start")),
+        "fallback": req("plugins.one", forbidden=("plugins.*",), setup=("boot:start",), fallbacks=("plugins.one", "plugins.two")),
+    }
+
+
+@pytest.fixture(scope="module")
+def setup_tree(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("setup_tree")
+    for name, text in SETUP_FILES.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def setup_batches(setup_tree) -> dict[str, dict[str, ProbeOutcome]]:
+    os.environ["LAYERING_TEST_SECRET"] = "must-not-reach-the-child"
+    try:
+        cases = _setup_cases(str(setup_tree))
+        return {mode: dict(zip(cases, run_probes(list(cases.values()), jobs=2, isolation=mode))) for mode in MODES}
+    finally:
+        del os.environ["LAYERING_TEST_SECRET"]
+
+
+@pytest.fixture(params=MODES)
+def set_up(request, setup_batches) -> dict[str, ProbeOutcome]:
+    return setup_batches[request.param]
+
+
+def test_what_setup_loads_is_never_blamed_on_the_module(set_up, setup_tree):
+    outcome = set_up["setup_only"]
+    assert outcome.kind is ProbeOutcomeKind.CLEAN, outcome.detail
+    assert outcome.loaded == ()
+    hop = RuntimeHop("boot", "plugins.one", str(setup_tree / "boot.py"), 2)
+    assert outcome.forbidden_before == (LoadedBefore("plugins.one", "boot:start", (hop,)),)
+    assert outcome.module_before is None
+
+
+def test_a_load_after_setup_is_reported_from_the_module_alone(set_up, setup_tree):
+    outcome = set_up["setup_then_new"]
+    assert outcome.kind is ProbeOutcomeKind.LOADED
+    assert outcome.loaded == (LoadedForbidden("plugins.two", (RuntimeHop("uses_two", "plugins.two", str(setup_tree / "uses_two.py"), 2),)),)
+    assert [item.module for item in outcome.forbidden_before] == ["plugins.one"]
+
+
+def test_a_probed_module_that_setup_loaded_is_reported_as_such(set_up):
+    before = set_up["module_loaded_by_setup"].module_before
+    assert before is not None and (before.module, before.setup) == ("plugins.one", "boot:start")
+    module_only = set_up["module_only_setup"]  # setup = ["boot"] imports boot, calls nothing
+    assert module_only.kind is ProbeOutcomeKind.LOADED and module_only.forbidden_before == ()
+
+
+def test_a_request_already_loaded_by_setup_imports_its_first_fallback_that_is_not(set_up):
+    outcome = set_up["fallback"]
+    assert (outcome.imported, outcome.kind, outcome.module_before) == ("plugins.two", ProbeOutcomeKind.LOADED, None)
+    assert [item.module for item in outcome.loaded] == ["plugins.two"]
+
+
+def test_modules_loaded_at_interpreter_start_are_set_apart(set_up):
+    outcome = set_up["startup"]
+    assert outcome.kind is ProbeOutcomeKind.CLEAN
+    assert outcome.forbidden_before == (LoadedBefore("os", ""),)
+
+
+def test_env_reaches_the_child_and_nothing_else_of_ours_does(set_up):
+    assert set_up["env_set"].kind is ProbeOutcomeKind.LOADED, set_up["env_set"].detail
+    unset = set_up["env_unset"]
+    assert unset.kind is ProbeOutcomeKind.IMPORT_FAILED
+    assert "RuntimeError: PROBE_FLAVOUR is not mint" in unset.detail
+    assert set_up["no_inherited_env"].kind is ProbeOutcomeKind.CLEAN
+
+
+def test_a_failing_setup_is_reported_with_its_entry_and_traceback(set_up):
+    failed = set_up["setup_fails"]
+    assert (failed.kind, failed.failed_setup, failed.missing) == (ProbeOutcomeKind.SETUP_FAILED, "failing_boot:start", "")
+    assert "failing_boot.py" in failed.detail and "ValueError: boot-failed-xyz" in failed.detail
+    missing = set_up["setup_misses"]
+    assert (missing.kind, missing.failed_setup, missing.missing) == (ProbeOutcomeKind.SETUP_FAILED, "missing_boot", "not_installed_anywhere_xyz")
+
+
+@pytest.mark.skipif(not CAN_FORK, reason="the fork server needs os.fork")
+def test_fork_server_and_fresh_interpreters_agree_on_env_and_setup(setup_batches):
+    spawn, fork = setup_batches["spawn"], setup_batches["fork"]
+    for name in spawn:
+        a, b = spawn[name], fork[name]
+        assert (a.kind, a.loaded, a.detail, a.missing, a.failed_setup, a.forbidden_before, a.module_before) == (
+            b.kind, b.loaded, b.detail, b.missing, b.failed_setup, b.forbidden_before, b.module_before
+        ), name
+
+
+# --------------------------------------------------------------------------- other interpreters
+
+PORTABLE_CASES = ("clean", "chain", "parent_of_probe", "parent_of_import", "dynamic", "failing", "torchy", "vandal", "wild_many", "itself", "sysexit4")
+
+
+def _comparable(outcome: ProbeOutcome) -> tuple:
+    return (outcome.kind, outcome.loaded, outcome.missing, outcome.failed_setup, outcome.forbidden_before, outcome.module_before)
+
+
+@pytest.mark.parametrize("version", OTHER_VERSIONS)
+def test_the_child_runs_under_other_python_versions_with_the_same_outcomes(version, tree, setup_tree, batches, setup_batches):
+    python = other_pythons().get(version)
+    if python is None:
+        pytest.skip(f"no Python {version} here")
+    main = _cases(str(tree))
+    here = {name: batches[MODES[-1]][name] for name in PORTABLE_CASES}
+    requests = [dataclasses.replace(main[name], python=python) for name in PORTABLE_CASES]
+    set_up_here = setup_batches[MODES[-1]]
+    set_up_there = _setup_cases(str(setup_tree), python)
+    for mode in MODES:
+        outcomes = run_probes(requests + list(set_up_there.values()), jobs=2, isolation=mode)
+        there = dict(zip(PORTABLE_CASES, outcomes))
+        for name in PORTABLE_CASES:
+            assert _comparable(there[name]) == _comparable(here[name]), (mode, name, there[name].detail)
+        for name, outcome in zip(set_up_there, outcomes[len(requests) :]):
+            assert _comparable(outcome) == _comparable(set_up_here[name]), (mode, name, outcome.detail)
+        assert "boom-xyz" in there["failing"].detail
+
+
+@pytest.mark.skipif(not other_pythons(), reason="no other Python version here")
+def test_one_batch_runs_each_request_in_its_own_interpreter(tmp_path):
+    (tmp_path / "which.py").write_text('import importlib, sys\nimportlib.import_module("marker_%d_%d" % sys.version_info[:2])\n')
+    markers = [f"marker_{v.replace('.', '_')}" for v in ("3.10", "3.11", "3.12", "3.13", "3.14")]
+    for marker in markers:
+        (tmp_path / f"{marker}.py").write_text("")
+    pythons = ["", *other_pythons().values()]
+    requests = [ProbeRequest("which", tuple(markers), (), (str(tmp_path),), 20.0, python) for python in pythons]
+    outcomes = run_probes(requests, jobs=2)
+    seen = [outcome.loaded[0].module for outcome in outcomes]
+    expected = [f"marker_{sys.version_info[0]}_{sys.version_info[1]}"] + [f"marker_{v.replace('.', '_')}" for v in other_pythons()]
+    assert seen == expected
+
+
+def test_the_child_file_imports_nothing_of_layering():
+    tree_ = ast.parse(Path(probe_runner.CHILD_SCRIPT).read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree_) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module for node in ast.walk(tree_) if isinstance(node, ast.ImportFrom)}
+    assert imported <= {"marshal", "os", "sys", "select", "time", "traceback", "gc"}, imported
+
+
+# --------------------------------------------------------------------------- choosing the interpreter
+
+
+def test_find_interpreter_keeps_a_venv_path_and_checks_it_once(tmp_path):
+    link = tmp_path / "bin" / "python"
+    link.parent.mkdir()
+    link.symlink_to(sys.executable)
+    assert probe_runner.find_interpreter("bin/python", str(tmp_path)) == str(link)  # not resolved
+    assert str(link) in probe_runner._INTERPRETER_VERSIONS
+
+
+@pytest.mark.parametrize(
+    ("setup", "reason"),
+    [
+        ("missing", "does not exist"),
+        ("directory", "is a directory, not an interpreter"),
+        ("not_executable", "is not executable"),
+        ("not_python", "is not a Python interpreter that runs here (it said: -I -B -c"),
+        ("too_old", "is Python 3.8; probes run in Python 3.10 or newer"),
+        ("bare_name", "is not found on PATH"),
+    ],
+)
+def test_an_interpreter_that_cannot_run_probes_is_refused_with_the_reason(tmp_path, setup, reason):
+    target = tmp_path / "python"
+    if setup == "directory":
+        target.mkdir()
+    elif setup == "not_executable":
+        target.write_text("#!/bin/sh\n")
+    elif setup == "not_python":
+        target.write_text('#!/bin/sh\necho "$@"\n')
+        target.chmod(0o755)
+    elif setup == "too_old":
+        target.write_text("#!/bin/sh\nprintf 3.8\n")
+        target.chmod(0o755)
+    text = "no-such-python-xyz" if setup == "bare_name" else "./python"
+    with pytest.raises(probe_runner.InterpreterUnusable, match=re.escape(reason)):
+        probe_runner.find_interpreter(text, str(tmp_path))
+
+
+@pytest.mark.skipif(not CAN_FORK, reason="the fork server needs os.fork")
+# With a thread left running, the server refuses to fork after its one run: each child runs it.
+@pytest.mark.parametrize(("entry", "runs"), [("counted:start", 1), ("counted:start_with_thread", 1 + 4)])
+def test_a_fork_server_runs_a_setup_once_unless_it_leaves_threads(tmp_path, entry, runs):
+    (tmp_path / "counted.py").write_text(
+        "import os, threading, time\n"
+        "def start():\n"
+        '    with open(os.environ["COUNT_FILE"], "a") as file:\n'
+        '        file.write("x")\n'
+        "    import plugins.one\n"
+        "def start_with_thread():\n"
+        "    start()\n"
+        "    threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+    )
+    for name, text in SETUP_FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    count = tmp_path / "count"
+    env = (("COUNT_FILE", str(count)),)
+    requests = [
+        ProbeRequest(module, ("plugins.one", "plugins.two"), (), (str(tmp_path),), 20.0, "", env, (entry,))
+        for module in ("uses_one", "uses_two", "uses_one", "uses_two")
+    ]
+    outcomes = run_probes(requests, jobs=2, isolation="fork")
+    assert count.read_text() == "x" * runs
+    assert [o.kind for o in outcomes] == [ProbeOutcomeKind.CLEAN, ProbeOutcomeKind.LOADED] * 2
+    assert all(o.forbidden_before and o.forbidden_before[0].setup == entry for o in outcomes)

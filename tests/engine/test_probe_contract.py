@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import sys
 from pathlib import Path
 
-import shutil
-
 import pytest
+
+from probe_support import make_venv, other_pythons
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -120,8 +123,11 @@ def test_expect_loaded_does_not_cover_an_import_error(project):
 def test_forbidden_name_that_does_not_exist_fails_the_positive_control(project):
     result = run(project, ["app.clean"], forbidden=["app_heavy_typo"])
     assert result.returncode == 2
-    assert "LY024 positive control: importing app_heavy_typo itself was import_failed, not loaded" in result.stdout
-    assert "this contract cannot fail" in result.stdout
+    assert (
+        "LY024 positive control: this contract cannot fail, since importing app_heavy_typo did not complete: "
+        f"'app_heavy_typo' is not installed in the interpreter probes run in ({sys.executable}): check the spelling, "
+        "install it there, or point python = (or --python) at the project's environment\n"
+    ) in result.stdout
 
 
 def test_internal_forbidden_pattern_matching_nothing_is_a_config_error(project):
@@ -212,3 +218,225 @@ def test_seed_history_replays_on_the_model(model):
     refactored = model.check("--probe-only", "--contract", "disagg-probe-no-responses-utils")
     assert refactored.returncode == 1
     assert "LY032 tensorrt_llm.serve.openai_disagg_service no longer loads a forbidden module: remove it from expect_loaded" in refactored.stdout
+
+
+# --------------------------------------------------------------------------- the interpreter, env and setup
+
+ONLY_IN_THE_VENV = {
+    "onlyhere/__init__.py": "from onlyhere import engine\n",
+    "onlyhere/engine.py": "x = 1\nimport onlyhere.heavy\n",
+    "onlyhere/heavy.py": "",
+}
+
+PROJECT_FILES = {
+    "src/app/uses_onlyhere.py": "x = 1\nimport onlyhere\n",
+    "src/app/configured.py": (
+        "import os\n"
+        'if os.environ.get("APP_SETTINGS") != "app.settings_test":\n'
+        '    raise RuntimeError("APP_SETTINGS is not set")\n'
+        "import app.heavy\n"
+    ),
+    "src/app/boot.py": "def start():\n    import app.plugins.one\n\n\ndef start_all():\n    import app.plugins.one, app.plugins.two\n",
+    "src/app/plugins/__init__.py": "",
+    "src/app/plugins/one.py": "",
+    "src/app/plugins/two.py": "",
+    "src/app/uses_one.py": "import app.plugins.one\n",
+    "src/app/uses_two.py": "import app.plugins.one\nimport app.plugins.two\n",
+    "src/app/needs_dep.py": "import not_installed_dep_xyz\n",
+}
+
+
+def run_with(project, modules, forbidden, extra="", *args):
+    project.write({**PACKAGE, **PROJECT_FILES, "contracts.toml": probe_config(modules, forbidden, extra)})
+    result = project.check(*args)
+    assert "Traceback (most recent call last)" not in result.stderr
+    return result
+
+
+def _no_enum_words(text: str) -> None:
+    for word in ("import_failed", "setup_failed", "timed_out", "ProbeOutcomeKind"):
+        assert word not in text
+
+
+def test_probes_run_in_the_interpreter_that_python_names(project, tmp_path):
+    venv_python = make_venv(tmp_path / "venv", ONLY_IN_THE_VENV)
+    here = run_with(project, ["app.uses_onlyhere"], ["onlyhere.heavy"])
+    assert here.returncode == 2
+    assert (
+        f"src/app/uses_onlyhere.py:1: LY021 importing app.uses_onlyhere failed: 'onlyhere' is not installed in the "
+        f"interpreter probes run in ({sys.executable}): install it there, point python = (or --python) at the "
+        "project's environment, or add it to stub\n"
+    ) in here.stdout
+    assert "LY024 positive control: this contract cannot fail, since importing onlyhere.heavy did not complete: 'onlyhere' is not installed" in here.stdout
+    _no_enum_words(here.stdout)
+
+    there = project.check("--python", str(venv_python))
+    assert there.returncode == 1, there.stdout + there.stderr
+    assert (
+        "nothing loads heavy [probe] BROKEN\n"
+        "  python: venv/bin/python\n"
+        "  src/app/uses_onlyhere.py:2: LY020 importing app.uses_onlyhere loads onlyhere.heavy\n"
+        "    src/app/uses_onlyhere.py:2: app.uses_onlyhere -> onlyhere\n"
+        "    venv-packages/onlyhere/__init__.py:1: onlyhere -> onlyhere.engine\n"
+        "    venv-packages/onlyhere/engine.py:2: onlyhere.engine -> onlyhere.heavy\n"
+    ) in there.stdout
+
+
+def test_python_in_the_configuration_is_relative_to_it_and_may_be_another_version(project, tmp_path):
+    version, python = min(other_pythons().items(), default=("", sys.executable))
+    make_venv(tmp_path / "venv", ONLY_IN_THE_VENV, python=python)
+    run_with(project, ["app.uses_onlyhere"], ["onlyhere.heavy"], 'python = "venv/bin/python"\n')
+    result = project.check("--format", "json", cwd=tmp_path / "src")
+    assert result.returncode == 1, result.stdout + result.stderr
+    document = json.loads(result.stdout)
+    [contract] = document["contracts"]
+    assert contract["probe"] == {"python": "venv/bin/python", "env": {}, "setup": []}
+    assert [v["imported"] for v in contract["violations"]] == ["onlyhere.heavy"]
+    assert [hop["path"] for hop in contract["violations"][0]["chain"]] == [
+        "src/app/uses_onlyhere.py", "venv-packages/onlyhere/__init__.py", "venv-packages/onlyhere/engine.py",
+    ]
+
+
+def test_env_reaches_the_child_and_is_shown_in_the_header(project):
+    without = run_with(project, ["app.configured"], ["app.heavy"])
+    assert without.returncode == 2
+    assert "RuntimeError: APP_SETTINGS is not set" in without.stdout
+    result = run_with(project, ["app.configured"], ["app.heavy"], 'env = { APP_SETTINGS = "app.settings_test" }\n')
+    assert result.returncode == 1, result.stdout
+    assert (
+        "nothing loads heavy [probe] BROKEN\n"
+        "  env: APP_SETTINGS=app.settings_test\n"
+        "  src/app/configured.py:4: LY020 importing app.configured loads app.heavy\n"
+    ) in result.stdout
+    document = json.loads(project.check("--format", "json").stdout)
+    assert document["contracts"][0]["probe"] == {"python": "", "env": {"APP_SETTINGS": "app.settings_test"}, "setup": []}
+
+
+def test_what_setup_loads_is_not_blamed_on_the_probed_module(project):
+    modules, forbidden = ["app.uses_one", "app.uses_two"], ["app.plugins.*"]
+    without = run_with(project, modules, forbidden)
+    assert "LY020 importing app.uses_one loads app.plugins.one" in without.stdout
+    result = run_with(project, modules, forbidden, 'setup = ["app.boot:start"]\n')
+    assert result.returncode == 1, result.stdout
+    assert (
+        "nothing loads heavy [probe] BROKEN\n"
+        "  setup: app.boot:start\n"
+        "  src/app/uses_two.py:2: LY020 importing app.uses_two loads app.plugins.two\n"
+        "\n"
+    ) in result.stdout
+
+
+def test_a_forbidden_module_setup_already_loads_is_an_error(project):
+    result = run_with(project, ["app.uses_two"], ["app.plugins.one", "app.heavy"], 'setup = ["app.boot:start"]\n')
+    assert result.returncode == 2, result.stdout
+    assert (
+        "  contracts.toml:9: LY024 forbidden 'app.plugins.one' is already loaded by setup 'app.boot:start', before any "
+        "probed import, so this contract cannot fail for it: remove it from forbidden, or use a setup that does not load it\n"
+        "    src/app/boot.py:2: app.boot -> app.plugins.one\n"
+    ) in result.stdout
+    every = run_with(project, ["app.uses_two"], ["app.plugins.*"], 'setup = ["app.boot:start_all"]\n')
+    assert every.returncode == 2
+    assert "LY024 forbidden 'app.plugins.*' (app.plugins.one) is already loaded by setup 'app.boot:start_all'" in every.stdout
+
+
+def test_a_forbidden_module_loaded_at_interpreter_start_is_an_error_not_a_finding(project):
+    result = run_with(project, ["app.clean"], ["os", "app.heavy"])
+    assert result.returncode == 2
+    assert "contracts.toml:9: LY024 forbidden 'os' is already loaded when the interpreter starts" in result.stdout
+    assert "loads os" not in result.stdout
+
+
+def test_a_probed_module_that_setup_loads_cannot_fail(project):
+    result = run_with(project, ["app.plugins.one", "app.uses_two"], ["app.heavy"], 'setup = ["app.boot:start"]\n')
+    assert result.returncode == 2
+    assert (
+        "  contracts.toml:8: LY024 app.plugins.one is already loaded by setup 'app.boot:start', before the probe imports it, "
+        "so probing it cannot fail: remove it from modules, or use a setup that does not load it\n"
+    ) in result.stdout
+
+
+def test_a_failing_setup_is_located_at_the_setup_line(project):
+    result = run_with(project, ["app.clean"], ["app.heavy"], 'setup = ["app.broken"]\n')
+    assert result.returncode == 2
+    assert "  contracts.toml:11: LY025 setup 'app.broken' failed, so no module could be probed: RuntimeError: boom at import\n" in result.stdout
+    assert 'src/app/broken.py", line 1, in <module>' in result.stdout
+    assert result.stdout.count("LY025") == 1  # once per contract, not once per probe
+    _no_enum_words(result.stdout)
+
+
+def test_a_control_whose_dependency_is_missing_says_what_to_do(project):
+    result = run_with(project, ["app.clean"], ["app.needs_dep"])
+    assert result.returncode == 2
+    assert (
+        "LY024 positive control: this contract cannot fail, since importing app.needs_dep did not complete: "
+        f"'not_installed_dep_xyz' is not installed in the interpreter probes run in ({sys.executable}): install it "
+        "there, point python = (or --python) at the project's environment, or add it to stub\n"
+    ) in result.stdout
+    _no_enum_words(result.stdout)
+    stubbed = run_with(project, ["app.clean"], ["app.needs_dep"], 'stub = ["not_installed_dep_xyz"]\n')
+    assert stubbed.returncode == 0, stubbed.stdout
+
+
+FORMATS = ("text", "json", "github", "sarif")
+
+
+def _config_error(project, timeout_line: str, *args: str, forbidden=("app.heavy",)) -> dict[str, str]:
+    """Each format's output (stdout + stderr) for a probe contract whose timeout line is `timeout_line`."""
+    project.write({**PACKAGE, "contracts.toml": probe_config(["app.clean"], forbidden).replace("timeout = 5\n", timeout_line)})
+    outputs = {}
+    for format in FORMATS:
+        result = project.check("--format", format, *args)
+        output = result.stdout + result.stderr
+        assert result.returncode == 2, (format, output)
+        assert "Traceback" not in output, format
+        outputs[format] = output
+    json_errors = json.loads(project.check("--format", "json", *args).stdout)["errors"]
+    assert json_errors, outputs["json"]
+    return outputs
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ("timeout = inf\n", "contracts.toml:10: error: contract 'nothing loads heavy', option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got inf"),
+        ("timeout = nan\n", "option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got nan"),
+        ("timeout = 1e7\n", "option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got 10000000.0"),
+        ('python = "nope/bin/python"\n', "contracts.toml:10: error: contract 'nothing loads heavy', option 'python': 'nope/bin/python' does not exist"),
+    ],
+)
+def test_a_bad_timeout_or_interpreter_is_a_located_error_in_every_format(project, extra, message):
+    outputs = _config_error(project, extra)
+    assert message in outputs["text"]
+    assert message.split(": error: ")[-1] in outputs["json"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('env = { "BAD NAME" = "x" }\n', "option 'env': 'BAD NAME' is not an environment variable name"),
+        ('env = { PYTHONPATH = "src" }\n', "option 'env': PYTHONPATH would be ignored: probes run Python in isolated mode (-I)"),
+        ("env = { LEVEL = 1 }\n", "option 'env': the value of LEVEL must be a string (TOML quotes), got 1"),
+        ('env = "LEVEL=1"\n', "option 'env': expected a table of variables"),
+        ('setup = ["django.setup()"]\n', """option 'setup': 'django.setup()' is not "module:callable" or "module" (e.g. "django:setup")"""),
+        ('setup = ["app.boot:"]\n', """option 'setup': 'app.boot:' is not "module:callable" """),
+    ],
+)
+def test_bad_env_and_setup_are_located_errors(project, extra, message):
+    project.write({**PACKAGE, "contracts.toml": probe_config(["app.clean"], ["app.heavy"], extra)})
+    result = project.check()
+    assert result.returncode == 2, result.stdout
+    assert "contracts.toml:11: error: contract 'nothing loads heavy', " + message in result.stderr
+
+
+def test_a_wildcard_outside_the_root_packages_is_an_error_not_a_crash(project):
+    outputs = _config_error(project, "timeout = 5\n", forbidden=("torch.*",))
+    assert "'torch.*' in 'forbidden' matches no module of the root packages, and outside them a wildcard cannot be expanded" in outputs["text"]
+
+
+def test_a_python_option_that_cannot_run_probes_is_refused_before_any_probe(project):
+    outputs = _config_error(project, "timeout = 5\n", "--python", "nope/python")
+    assert "contracts.toml: error: --python 'nope/python' does not exist" in outputs["text"]
+    static_contract = '\n[[contracts]]\nname = "clean imports no heavy"\ntype = "forbidden"\nsource_modules = ["app.clean"]\nforbidden_modules = ["app.heavy"]\n'
+    project.write({"contracts.toml": probe_config(["app.clean"]) + static_contract})
+    static = project.check("--python", "nope/python", "--no-probe")
+    assert static.returncode == 0, static.stderr  # no probe runs, so no interpreter is needed

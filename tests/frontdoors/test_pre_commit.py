@@ -1,9 +1,14 @@
-"""The pre-commit hook, run by the real `pre-commit try-repo` on a throwaway git repository.
+"""The pre-commit hooks, run by the real `pre-commit` on throwaway git repositories.
 
 The hook repository is a committed copy of this working tree's package files (pyproject.toml,
 README.md, .pre-commit-hooks.yaml, layering/), found from this file's path: `try-repo` on the
-work tree itself would leave out files not yet committed. pre-commit builds the hook's
-environment with pip (from PyPI), about 15-40 s a run.
+work tree itself would leave out files not yet committed. Each run of the isolated hook builds
+its environment with pip (from PyPI), about 15-40 s; the `language: system` hook builds none.
+
+Probe contracts need the project's dependencies where the probes run. The tests give the
+project a dependency, `tinydep`, that only the project's environment has, and check the set-ups
+the README shows: `layering-system` (language: system, the project's venv on PATH), and the
+isolated `layering` hook with `--python` or with `additional_dependencies`.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from frontdoors_support import BROKEN, KEPT, REPO, write_project
+from frontdoors_support import BROKEN, CONTRACTS, KEPT, REPO, write_project
+from probe_support import make_venv, site_packages, write_files
 
 pytestmark = pytest.mark.slow
 
@@ -28,16 +34,58 @@ GIT_ENV = {
     "GIT_CONFIG_NOSYSTEM": "1",
 }
 
+TINYDEP = {
+    "tinydep/__init__.py": "from tinydep import engine\n",
+    "tinydep/engine.py": "x = 1\nimport tinydep.heavy\n",
+    "tinydep/heavy.py": "",
+    "pyproject.toml": """
+        [build-system]
+        requires = ["setuptools>=61"]
+        build-backend = "setuptools.build_meta"
 
-def _git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env={**os.environ, **GIT_ENV}, timeout=60)
+        [project]
+        name = "tinydep"
+        version = "0.1"
+
+        [tool.setuptools]
+        packages = ["tinydep"]
+        """,
+}
+
+PROBED = {
+    "src/app/__init__.py": "",
+    "src/app/uses_tinydep.py": "x = 1\nimport tinydep\n",
+}
+
+PROBE_CONTRACTS = """
+root_packages = ["app"]
+source_roots = ["src"]
+cache_dir = false
+
+[[contracts]]
+id = "no-heavy"
+name = "app never loads tinydep.heavy"
+type = "probe"
+modules = ["app.uses_tinydep"]
+forbidden = ["tinydep.heavy"]
+"""
+
+FINDING = (
+    "src/app/uses_tinydep.py:2: LY020 importing app.uses_tinydep loads tinydep.heavy\n"
+    "    src/app/uses_tinydep.py:2: app.uses_tinydep -> tinydep\n"
+)
 
 
-def _hook_repo(root: Path) -> Path:
+def _git(cwd: Path, *args: str) -> str:
+    run = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env={**os.environ, **GIT_ENV}, timeout=60)
+    return run.stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def hooks(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("hooks")
     for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
-        if (REPO / name).exists():
-            root.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / name, root / name)
+        shutil.copy2(REPO / name, root / name)
     shutil.copytree(REPO / "layering", root / "layering", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     _git(root, "init", "-q")
     _git(root, "add", "-A")
@@ -45,23 +93,39 @@ def _hook_repo(root: Path) -> Path:
     return root
 
 
-@pytest.mark.parametrize(("files", "exit_code"), [(KEPT, 0), (BROKEN, 1)], ids=["kept", "broken"])
-def test_pre_commit_try_repo(tmp_path: Path, files: dict[str, str], exit_code: int) -> None:
-    assert (REPO / ".pre-commit-hooks.yaml").exists()
-    hooks = _hook_repo(tmp_path / "hooks")
-    project = write_project(tmp_path / "project", files)
+@pytest.fixture
+def pre_commit_home(tmp_path: Path) -> Path:
+    return tmp_path / "pre-commit-home"
+
+
+def _project(root: Path, files: dict[str, str], contracts: str, config: str = "") -> Path:
+    project = write_project(root, files, contracts)
+    if config:
+        (project / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
     _git(project, "init", "-q")
     _git(project, "add", "-A")
-    environment = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    return project
+
+
+def _pre_commit(project: Path, home: Path, *args: str, path_first: Path | None = None) -> subprocess.CompletedProcess:
+    environment = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(home), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     environment.pop("NO_COLOR", None)
-    run = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks), "layering", "--all-files", "--color", "never"],
+    if path_first is not None:
+        environment["PATH"] = f"{path_first}{os.pathsep}{environment.get('PATH', os.defpath)}"
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args, "--all-files", "--color", "never"],
         cwd=project,
         capture_output=True,
         text=True,
         env=environment,
         timeout=600,
     )
+
+
+@pytest.mark.parametrize(("files", "exit_code"), [(KEPT, 0), (BROKEN, 1)], ids=["kept", "broken"])
+def test_pre_commit_try_repo(tmp_path: Path, hooks: Path, pre_commit_home: Path, files: dict[str, str], exit_code: int) -> None:
+    project = _project(tmp_path / "project", files, CONTRACTS)
+    run = _pre_commit(project, pre_commit_home, "try-repo", str(hooks), "layering")
     output = run.stdout + run.stderr
     assert run.returncode == exit_code, output
     if exit_code:
@@ -69,3 +133,50 @@ def test_pre_commit_try_repo(tmp_path: Path, files: dict[str, str], exit_code: i
         assert "src/app/b.py:2: LY003 app.b imports app.sub.x" in output
     else:
         assert "Passed" in output
+
+
+def test_the_isolated_hook_says_where_a_probe_dependency_is_missing(tmp_path: Path, hooks: Path, pre_commit_home: Path) -> None:
+    project = _project(tmp_path / "project", PROBED, PROBE_CONTRACTS)
+    run = _pre_commit(project, pre_commit_home, "try-repo", str(hooks), "layering")
+    output = run.stdout + run.stderr
+    assert run.returncode == 1 and "- exit code: 2" in output, output  # pre-commit exits 1 for any failed hook
+    assert "LY021 importing app.uses_tinydep failed: 'tinydep' is not installed in the interpreter probes run in (" in output
+    assert "): install it there, point python = (or --python) at the project's environment, or add it to stub" in output
+
+
+def test_system_hook_runs_probes_in_the_project_venv_on_path(tmp_path: Path, hooks: Path, pre_commit_home: Path) -> None:
+    venv_python = make_venv(tmp_path / "venv", {k: v for k, v in TINYDEP.items() if k.startswith("tinydep/")}, paths=(REPO, site_packages(sys.executable)))
+    launcher = venv_python.parent / "layering"  # what `pip install layering` puts in the venv
+    launcher.write_text(f"#!{venv_python}\nfrom layering.cli import run\nrun()\n", encoding="utf-8")
+    launcher.chmod(0o755)
+    project = _project(tmp_path / "project", PROBED, PROBE_CONTRACTS)
+    run = _pre_commit(project, pre_commit_home, "try-repo", str(hooks), "layering-system", path_first=venv_python.parent)
+    output = run.stdout + run.stderr
+    assert run.returncode == 1, output
+    assert "layering (import-layering contracts, project environment)" in output and "Failed" in output
+    assert FINDING in output
+
+
+def _hook_config(hooks: Path, options: str) -> str:
+    return f"repos:\n  - repo: {hooks}\n    rev: {_git(hooks, 'rev-parse', 'HEAD')}\n    hooks:\n      - id: layering\n{options}"
+
+
+def test_isolated_hook_with_python_runs_probes_in_the_project_venv(tmp_path: Path, hooks: Path, pre_commit_home: Path) -> None:
+    make_venv(tmp_path / "project" / ".venv", {k: v for k, v in TINYDEP.items() if k.startswith("tinydep/")})
+    config = _hook_config(hooks, "        args: [--python, .venv/bin/python]\n")
+    project = _project(tmp_path / "project", PROBED, PROBE_CONTRACTS, config)
+    run = _pre_commit(project, pre_commit_home, "run")
+    output = run.stdout + run.stderr
+    assert run.returncode == 1, output
+    assert "  python: .venv/bin/python\n" in output
+    assert FINDING in output
+
+
+def test_isolated_hook_with_additional_dependencies_runs_probes_in_its_own_environment(tmp_path: Path, hooks: Path, pre_commit_home: Path) -> None:
+    dependency = write_files(tmp_path / "tinydep", TINYDEP)
+    config = _hook_config(hooks, f"        additional_dependencies: ['{dependency}']\n")
+    project = _project(tmp_path / "project", PROBED, PROBE_CONTRACTS, config)
+    run = _pre_commit(project, pre_commit_home, "run")
+    output = run.stdout + run.stderr
+    assert run.returncode == 1, output
+    assert FINDING in output
