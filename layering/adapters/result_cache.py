@@ -1,9 +1,17 @@
-"""The cache of a run's static verdicts, keyed by everything that could change them.
+"""The cache of graph contracts' verdicts, keyed by what they depend on: the package's imports.
 
-The key covers the content of every file of the root packages, the contracts and run options,
-and the versions of layering, grimp, import-linter and Python. A hit skips building the graph
-(and importing grimp and import-linter) altogether. Files are written atomically (temp file,
-then rename), so two runs at once never leave a torn file; a damaged file is ignored.
+A graph contract's verdict depends on the import graph, and the graph on each file's import
+statements (and on which modules exist). So each file gets two digests: its content, and its
+*import signature*, the lines that can change what grimp reads from it (every line with
+`import`, a parenthesised list of imported names, lines that open or close a triple-quoted
+string, which could swallow an import, and the encoding cookie). A body edit changes the first
+digest only: verdicts are reused, and only the lines a report shows are read again. A fresh
+checkout of the same tree changes neither: verdicts are reused without reading any source.
+
+The manifest remembers, per file, its size and modification time with both digests, so that an
+unchanged file is not read at all; a file modified within two seconds of the manifest's own
+writing is read anyway (its time cannot tell two writes apart). Files are written atomically
+(temp file, then rename); a damaged file is a miss, said once.
 """
 
 from __future__ import annotations
@@ -12,17 +20,25 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import sys
 import tempfile
+import time
+from dataclasses import dataclass
 from typing import Any
 
-FORMAT = 3
+FORMAT = 4
+RACY_NS = 2_000_000_000
+KEPT_RESULTS = 8
 
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by layering.\n"
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
+
+_SIGNATURE_LINE = re.compile(rb"import|\"\"\"|'''|coding[:=]")
+_IMPORT_LIST = re.compile(rb"import[ \t]*\(([^)]*)\)")
 
 
 def prepare(directory: str) -> str | None:
@@ -42,29 +58,42 @@ def prepare(directory: str) -> str | None:
     return None
 
 
-def file_states(files: dict[str, str]) -> dict[str, tuple[int, str]]:
-    """Per module file: its modification time and a digest of its content (blake2b)."""
-    states = {}
-    for module, path in files.items():
-        try:
-            with open(path, "rb") as handle:
-                mtime = os.fstat(handle.fileno()).st_mtime_ns
-                states[module] = (mtime, hashlib.blake2b(handle.read(), digest_size=16).hexdigest())
-        except OSError:
-            states[module] = (0, "unreadable")
-    return states
+@dataclass(frozen=True)
+class FileState:
+    """What the cache knows of one module's file."""
+
+    path: str
+    mtime_ns: int
+    size: int
+    digest: str
+    signature: str
 
 
-def content_changed_in_place(old: dict[str, Any], new: dict[str, tuple[int, str]]) -> bool:
-    """Whether a file's content changed while its modification time did not.
+def import_signature(data: bytes, type_checking_matters: bool) -> str:
+    """A digest of what decides a file's imports as grimp reads them.
 
-    grimp's own cache trusts modification times; when this happens it must be discarded.
+    Conservative: any line that could take part in an import statement is in it, so an edit
+    that changes an import always changes it (an edit that does not may change it too; that
+    only costs a rebuild). Where `TYPE_CHECKING` imports are left out of the graph, whether an
+    import stands under such a guard depends on the blocks around it, so a file that mentions
+    `TYPE_CHECKING` is keyed by its whole content.
     """
-    for module, (mtime, digest) in new.items():
-        before = old.get(module)
-        if isinstance(before, list) and len(before) == 2 and before[0] == mtime and before[1] != digest:
-            return True
-    return False
+    if type_checking_matters and b"TYPE_CHECKING" in data:
+        return "content:" + hashlib.blake2b(data, digest_size=16).hexdigest()
+    parts = []
+    covered = -1
+    for match in _SIGNATURE_LINE.finditer(data):
+        if match.start() < covered:
+            continue
+        start = data.rfind(b"\n", 0, match.start()) + 1
+        end = data.find(b"\n", match.end())
+        while end >= 0 and data[:end].rstrip(b"\r").endswith(b"\\"):  # a statement continued with a backslash
+            end = data.find(b"\n", end + 1)
+        end = len(data) if end < 0 else end
+        parts.append(data[start:end])
+        covered = end
+    parts.extend(_IMPORT_LIST.findall(data))
+    return hashlib.blake2b(b"\n".join(parts), digest_size=16).hexdigest()
 
 
 def library_fingerprint(name: str) -> str:
@@ -82,77 +111,147 @@ def library_fingerprint(name: str) -> str:
     return f"{name}:{spec.origin}:{status.st_mtime_ns}:{status.st_size}"
 
 
-def run_key(parts: list[Any]) -> str:
-    text = json.dumps([FORMAT, sys.version, *parts], sort_keys=True, default=str)
+def digest_of(parts: Any) -> str:
+    text = json.dumps([FORMAT, sys.version, parts], sort_keys=True, default=str)
     return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
 
 
 class ResultCache:
-    """Reads and writes `<directory>/results-<key>.json`; every failure is a miss, said once."""
+    """`<directory>/manifest.json` (the files' states) and `results-<key>.json` (verdicts of a
+    set of contracts for a set of import signatures); every failure is a miss, said once."""
 
-    def __init__(self, directory: str) -> None:
+    def __init__(self, directory: str, settings_key: str) -> None:
         self.directory = directory
-        self.warnings: list[str] = []
+        self.settings_key = settings_key
+        self._damaged: list[str] = []
+        self._unwritable = ""
+        self._manifest: dict[str, Any] | None = None
 
-    def _path(self, key: str) -> str:
-        return os.path.join(self.directory, f"results-{key}.json")
+    @property
+    def warnings(self) -> list[str]:
+        """What went wrong with the cache this run, said once: damaged files are rebuilt, and a
+        directory that cannot be written leaves the run without a cache."""
+        said = []
+        if self._damaged:
+            files = ", ".join(sorted(set(self._damaged)))
+            said.append(f"the cache in {self.directory} was damaged ({files}); rebuilt it")
+        if self._unwritable:
+            said.append(self._unwritable)
+        return said
 
-    def load_manifest(self) -> dict[str, Any]:
-        """The file states of the last run that built the graph ({} when unknown)."""
+    # --- the files ------------------------------------------------------------------------
+
+    def file_states(self, files: dict[str, str], type_checking_matters: bool) -> dict[str, FileState]:
+        """Every module's file state: from the manifest where its size and time say it is
+        unchanged (and it was not written just before the manifest), read again otherwise."""
+        manifest = self._load_manifest()
+        known: dict[str, list] = manifest.get("files", {})
+        racy_from = manifest.get("written_ns", 0) - RACY_NS
+        states = {}
+        for module, path in files.items():
+            before = known.get(module)
+            try:
+                status = os.stat(path)
+            except OSError:
+                states[module] = FileState(path, 0, -1, "unreadable", "unreadable")
+                continue
+            if (
+                isinstance(before, list)
+                and len(before) == 5
+                and before[:3] == [path, status.st_mtime_ns, status.st_size]
+                and status.st_mtime_ns < racy_from
+            ):
+                states[module] = FileState(path, status.st_mtime_ns, status.st_size, before[3], before[4])
+                continue
+            states[module] = self._read_state(path, status, before, type_checking_matters)
+        return states
+
+    @staticmethod
+    def _read_state(path: str, status: os.stat_result, before: Any, type_checking_matters: bool) -> FileState:
         try:
-            with open(os.path.join(self.directory, "manifest.json"), encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            return FileState(path, 0, -1, "unreadable", "unreadable")
+        digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+        if isinstance(before, list) and len(before) == 5 and before[3] == digest:
+            signature = before[4]
+        else:
+            signature = import_signature(data, type_checking_matters)
+        return FileState(path, status.st_mtime_ns, status.st_size, digest, signature)
 
-    def store_manifest(self, states: dict[str, tuple[int, str]]) -> None:
-        self._write("manifest.json", states)
+    def changed_in_place(self, states: dict[str, FileState]) -> bool:
+        """Whether a file's content changed while its time did not: grimp's own cache trusts
+        times, so it must then be discarded."""
+        known = self._load_manifest().get("files", {})
+        return any(
+            isinstance(known.get(m), list) and len(known[m]) == 5 and known[m][1] == s.mtime_ns and known[m][3] != s.digest
+            for m, s in states.items()
+        )
+
+    def store_manifest(self, states: dict[str, FileState]) -> None:
+        files = {module: [s.path, s.mtime_ns, s.size, s.digest, s.signature] for module, s in states.items()}
+        self._write("manifest.json", {"format": FORMAT, "key": self.settings_key, "written_ns": time.time_ns(), "files": files})
+
+    def _load_manifest(self) -> dict[str, Any]:
+        if self._manifest is None:
+            data = self._read("manifest.json")
+            valid = isinstance(data, dict) and data.get("format") == FORMAT and data.get("key") == self.settings_key
+            self._manifest = data if valid and isinstance(data.get("files"), dict) else {}
+        return self._manifest
+
+    # --- the verdicts ---------------------------------------------------------------------
 
     def load(self, key: str) -> dict[str, Any] | None:
-        path = self._path(key)
-        try:
-            with open(path, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError) as error:
-            self.warnings.append(f"cache file {path} is unreadable ({error.__class__.__name__}); rebuilding it")
+        data = self._read(f"results-{key}.json")
+        if data is None:
             return None
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("results"), list):
-            self.warnings.append(f"cache file {path} has an unknown shape; rebuilding it")
+            self._damaged.append(f"results-{key}.json")
             return None
         return data
 
-    def store(self, key: str, results: list[dict[str, Any]], warnings: list[str]) -> None:
+    def damaged(self, key: str) -> None:
+        """The results under `key` could not be used: say so once, rebuild them."""
+        self._damaged.append(f"results-{key}.json")
+
+    def store(self, key: str, results: list[dict[str, Any]], warnings: list[str], shown: dict[str, str]) -> None:
+        """Keep the verdicts, their warnings, and the digest of each file whose lines they show
+        (a later run re-reads those lines where a file changed)."""
+        self._write(f"results-{key}.json", {"format": FORMAT, "results": results, "warnings": warnings, "shown": shown})
+        self._keep_newest_results()
+
+    # --- files on disk --------------------------------------------------------------------
+
+    def _path(self, name: str) -> str:
+        return os.path.join(self.directory, name)
+
+    def _read(self, name: str) -> Any:
         try:
-            os.makedirs(self.directory, exist_ok=True)
-        except OSError as error:
-            self._unwritable(error)
-            return
-        self._remove_old_results()
-        self._write(f"results-{key}.json", {"format": FORMAT, "results": results, "warnings": warnings})
+            with open(self._path(name), encoding="utf-8") as handle:
+                return json.load(handle)
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            self._damaged.append(name)
+            return None
 
     def _write(self, name: str, data: Any) -> None:
         try:
-            os.makedirs(self.directory, exist_ok=True)
             descriptor, temporary = tempfile.mkstemp(prefix=f".{name}-", dir=self.directory)
             with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
                 json.dump(data, handle)
-            os.replace(temporary, os.path.join(self.directory, name))
+            os.replace(temporary, self._path(name))
         except OSError as error:
-            self._unwritable(error)
+            self._unwritable = f"the cache directory {self.directory} is not writable ({error.strerror}); running without a cache"
 
-    def _unwritable(self, error: OSError) -> None:
-        message = f"cache directory {self.directory} is not writable ({error.strerror}); running without a cache"
-        if message not in self.warnings:
-            self.warnings.append(message)
-
-    def _remove_old_results(self) -> None:
-        """Keep one result file: an old key never matches again once anything changed."""
-        for name in os.listdir(self.directory):
-            if name.startswith("results-") and name.endswith(".json"):
-                try:
-                    os.remove(os.path.join(self.directory, name))
-                except OSError:
-                    pass
+    def _keep_newest_results(self) -> None:
+        """Keep the newest few result files (one per set of contracts a team checks, as
+        `--contract` and pytest select them); older keys rarely match again."""
+        try:
+            names = [n for n in os.listdir(self.directory) if n.startswith("results-") and n.endswith(".json")]
+            names.sort(key=lambda n: os.stat(self._path(n)).st_mtime_ns, reverse=True)
+            for name in names[KEPT_RESULTS:]:
+                os.remove(self._path(name))
+        except OSError:
+            pass

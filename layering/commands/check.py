@@ -148,27 +148,36 @@ def _plural(number: int, noun: str) -> str:
 
 
 def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Settings, use_cache: bool, chains: int) -> tuple[list[ContractResult], list[str]]:
-    """Decide the static contracts, from the result cache when nothing they depend on changed.
-
-    Only runs that need the whole graph use the cache: a run about a few modules' direct
-    imports reads those files and is faster than hashing the package.
-    """
-    if not (use_cache and settings.cache_dir and any(c.needs_graph for c in contracts)):
-        results = [_decide(c, evidence) for c in contracts]
-        return results, [w for c in contracts for w in c.warnings(evidence)]
-
-    from layering import __version__
+    """Decide the static contracts: graph contracts from the cache when the package's imports
+    are as they were (the lines shown in an edited file read again), the others afresh (they
+    read only their own files, faster than the cache's bookkeeping)."""
+    graph_contracts = [c for c in contracts if c.needs_graph]
+    if not (use_cache and settings.cache_dir and graph_contracts):
+        return [_decide(c, evidence) for c in contracts], [w for c in contracts for w in c.warnings(evidence)]
     from layering.adapters import result_cache
-    from layering.domain.serialization import result_from_data, result_to_data
 
     unusable = result_cache.prepare(settings.cache_dir)
     if unusable:
         evidence.use_cache = False
-        results = [_decide(c, evidence) for c in contracts]
-        return results, [unusable] + [w for c in contracts for w in c.warnings(evidence)]
-    cache = result_cache.ResultCache(settings.cache_dir)
-    states = result_cache.file_states(evidence.package_files.files)
-    key = result_cache.run_key(
+        return [_decide(c, evidence) for c in contracts], [unusable] + [w for c in contracts for w in c.warnings(evidence)]
+    cached, warnings = _decide_from_cache(graph_contracts, evidence, settings, chains)
+    results = []
+    for contract in contracts:
+        if contract.needs_graph:
+            results.append(cached.pop(0))
+        else:
+            results.append(_decide(contract, evidence))
+            warnings.extend(contract.warnings(evidence))
+    return results, warnings
+
+
+def _decide_from_cache(contracts: list["Contract"], evidence: Evidence, settings: Settings, chains: int) -> tuple[list[ContractResult], list[str]]:
+    from layering import __version__
+    from layering.adapters import result_cache
+    from layering.domain.serialization import result_from_data, result_to_data
+    from layering.engine.relocation import relocate
+
+    settings_key = result_cache.digest_of(
         [
             __version__,
             result_cache.library_fingerprint("grimp"),
@@ -176,25 +185,54 @@ def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Se
             settings.root_packages,
             settings.source_roots,
             settings.exclude_type_checking_imports,
-            [c.spec.options for c in contracts],
-            chains,
-            sorted(states.items()),
         ]
     )
+    cache = result_cache.ResultCache(settings.cache_dir, settings_key)
+    files = evidence.package_files
+    states = cache.file_states(files.files, settings.exclude_type_checking_imports)
+    imports = result_cache.digest_of([sorted((m, s.signature) for m, s in states.items()), sorted(files.namespace_packages)])
+    key = result_cache.digest_of([settings_key, [c.spec.options for c in contracts], chains, imports])
+    by_display = {settings.display_path(s.path): s.digest for s in states.values()}
     cached = cache.load(key)
     if cached is not None:
         try:
-            return [result_from_data(r) for r in cached["results"]], list(cached.get("warnings", []))
-        except (KeyError, TypeError, ValueError):
-            cache.warnings.append(f"cache file for this run in {settings.cache_dir} has an unknown shape; rebuilding it")
-    if result_cache.content_changed_in_place(cache.load_manifest(), states):
+            results = [result_from_data(r) for r in cached["results"]]
+            changed = {path for path, digest in cached["shown"].items() if by_display.get(path) != digest}
+            reused = relocate(results, changed, evidence)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            reused = None
+            cache.damaged(key)
+        if reused is not None:
+            warnings = list(cached.get("warnings", []))
+            if changed:
+                shown = {path: by_display[path] for path in _shown_paths(reused) if path in by_display}
+                cache.store(key, [result_to_data(r) for r in reused], warnings, shown)
+            cache.store_manifest(states)
+            return reused, cache.warnings + warnings
+    if cache.changed_in_place(states):
         evidence.discard_graph_cache()
     results = [_decide(c, evidence) for c in contracts]
     warnings = [w for c in contracts for w in c.warnings(evidence)]
     if not any(r.verdict is Verdict.ERROR for r in results):
-        cache.store_manifest(states)
-        cache.store(key, [result_to_data(r) for r in results], warnings)
+        shown = {path: by_display[path] for path in _shown_paths(results) if path in by_display}
+        cache.store(key, [result_to_data(r) for r in results], warnings, shown)
+    cache.store_manifest(states)
     return results, cache.warnings + warnings
+
+
+def _shown_paths(results: list[ContractResult]) -> set[str]:
+    """Every source path a report of `results` shows a line of."""
+    paths = set()
+    for result in results:
+        for violation in result.violations:
+            paths.add(violation.path)
+            paths.update(hop.path for hop in violation.chain)
+        for group in result.chain_groups:
+            for cut in group.cut:
+                paths.update(v.path for v in cut.statements)
+                paths.update(hop.path for hop in cut.example)
+            paths.update(hop.path for chain in group.listed for hop in chain)
+    return paths
 
 
 def _decide(contract: "Contract", evidence: Evidence) -> ContractResult:

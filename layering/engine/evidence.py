@@ -222,6 +222,13 @@ class Evidence:
         path = self.display_path(importer)
         return [Hop(importer, imported, path, line) for line in lines] or [Hop(importer, imported, path, 0)]
 
+    def statements_in_source(self, importer: str, imported: str) -> list[Hop]:
+        """The statements by which `importer` imports `imported`, read from its source alone
+        (no graph): for reports whose graph is not built this run."""
+        internal = self.is_internal(imported)
+        facts = [f for f in self.facts_of(importer) if (f.imported == imported if internal else is_within(f.imported, imported))]
+        return self.statements(importer, imported, facts) if facts else []
+
     def locate(self, chain: "tuple[str, ...]", facts: "dict[tuple[str, str], list[ImportFact]] | None" = None) -> tuple[Hop, ...]:
         """A chain of modules as hops, each at its first import statement."""
         facts = facts or {}

@@ -102,7 +102,7 @@ def test_garbage_cache_is_ignored_with_a_warning(tree):
         handle.write("{not json")
     report = check_settings(locate_settings(str(tree.root / "contracts.toml")))
     assert report.results[0].verdict.value == "kept"
-    assert any("unreadable" in w and "rebuilding" in w for w in report.warnings)
+    assert any("was damaged" in w and "rebuilt it" in w for w in report.warnings)
 
 
 def test_no_cache_run_writes_nothing(tree):

@@ -1,0 +1,118 @@
+"""Reuse a cached verdict after an edit that left a file's imports as they were.
+
+The verdict and the findings stay true, but the lines a report shows in an edited file may have
+moved: each import statement shown there is read again from the source (the n-th statement of
+an importer that imports a module is still the n-th), everything else is kept as it was.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+from layering.domain.results import ChainGroup, ContractResult, CutImport, Hop, Violation, shown_names
+from layering.engine.evidence import Evidence
+
+# Findings that name one import statement of a module pair, which can be read again.
+STATEMENT_CODES = frozenset({"LY001", "LY002", "LY011", "LY012", "LY013", "LY014"})
+
+
+class NotRelocatable(Exception):
+    """A shown statement can no longer be found as it was: decide the contract again."""
+
+
+def relocate(results: list[ContractResult], changed: set[str], evidence: Evidence) -> list[ContractResult] | None:
+    """`results` with every statement shown in a `changed` file at its line now, or None when
+    that cannot be done with certainty (the run then decides the contracts again)."""
+    if not changed:
+        return results
+    lines = _Relocator(changed, evidence)
+    try:
+        return [lines.result(result) for result in results]
+    except NotRelocatable:
+        return None
+
+
+class _Relocator:
+    def __init__(self, changed: set[str], evidence: Evidence) -> None:
+        self.changed = changed
+        self.evidence = evidence
+        self._now: dict[tuple[str, str], list[Hop]] = {}
+        self._before: dict[tuple[str, str], set[int]] = {}
+
+    def result(self, result: ContractResult) -> ContractResult:
+        self._collect(result)
+        return dataclasses.replace(
+            result,
+            violations=tuple(sorted(self.violation(v) for v in result.violations)),
+            chain_groups=tuple(self.group(g) for g in result.chain_groups),
+        )
+
+    def _collect(self, result: ContractResult) -> None:
+        """Every line shown for each module pair in a changed file, to number them in order."""
+        for violation in self._violations(result):
+            if violation.path in self.changed:
+                self._before.setdefault((violation.importer, violation.imported), set()).add(violation.line)
+            for hop in violation.chain:
+                self._hop_seen(hop)
+        for group in result.chain_groups:
+            for chain in [cut.example for cut in group.cut] + list(group.listed):
+                for hop in chain:
+                    self._hop_seen(hop)
+
+    def _hop_seen(self, hop: Hop) -> None:
+        if hop.path in self.changed:
+            self._before.setdefault((hop.importer, hop.imported), set()).add(hop.line)
+
+    @staticmethod
+    def _violations(result: ContractResult) -> Iterable[Violation]:
+        yield from result.violations
+        for group in result.chain_groups:
+            for cut in group.cut:
+                yield from cut.statements
+
+    def _statement_now(self, pair: tuple[str, str], line: int) -> Hop:
+        if pair not in self._now:
+            importer, imported = pair
+            self._now[pair] = self.evidence.statements_in_source(importer, imported)
+        before = sorted(self._before.get(pair, ()))
+        now = self._now[pair]
+        if line not in before or len(now) < len(before) or not now[0].path:
+            raise NotRelocatable(pair)
+        return now[before.index(line)]
+
+    def hop(self, hop: Hop) -> Hop:
+        if hop.path not in self.changed:
+            return hop
+        return self._statement_now((hop.importer, hop.imported), hop.line)
+
+    def violation(self, violation: Violation) -> Violation:
+        chain = tuple(self.hop(h) for h in violation.chain)
+        if violation.path not in self.changed:
+            return dataclasses.replace(violation, chain=chain)
+        if violation.code not in STATEMENT_CODES:
+            raise NotRelocatable(violation.code)
+        now = self._statement_now((violation.importer, violation.imported), violation.line)
+        said = f"{violation.importer} imports {violation.imported}{shown_names(violation.names)}"
+        if not violation.message.startswith(said):
+            raise NotRelocatable(violation.message)
+        message = f"{now.importer} imports {now.imported}{shown_names(now.names)}" + violation.message[len(said):]
+        return dataclasses.replace(
+            violation, line=now.line, names=now.names, qualifiers=now.qualifiers, message=message, chain=chain
+        )
+
+    def group(self, group: ChainGroup) -> ChainGroup:
+        return dataclasses.replace(
+            group,
+            cut=tuple(
+                CutImport(
+                    cut.importer,
+                    cut.imported,
+                    tuple(sorted((self.violation(v) for v in cut.statements), key=lambda v: v.line)),
+                    cut.chains,
+                    tuple(self.hop(h) for h in cut.example),
+                )
+                for cut in group.cut
+            ),
+            listed=tuple(tuple(self.hop(h) for h in chain) for chain in group.listed),
+        )
