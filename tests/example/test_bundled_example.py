@@ -248,3 +248,30 @@ def test_the_moved_names_the_old_module_no_longer_defines_are_a_note_not_a_failu
     text = model.check("--no-probe", "--contract", MOVED)
     assert f"layering: warning: {notes[0]}\n" in text.stderr
     assert "[moved-out-of-responses-utils] KEPT\n" in text.stdout
+
+
+def test_a_chain_into_a_server_shows_the_import_to_cut_with_its_chain(model):
+    line = append(model, f"{SERVE}/_base/routing.py", "from tensorrt_llm.serve import http_fleet\n")
+    result = model.check("--no-probe", "--contract", "base-no-servers-no-api")
+    assert result.returncode == 1
+    targets = "tensorrt_llm.serve.openai_server, tensorrt_llm.serve.openai_disagg_server, tensorrt_llm.serve.api"
+    assert result.stdout.splitlines()[1:6] == [
+        f"  1 chain from tensorrt_llm.serve._base to {targets}; removing this import keeps the contract:",
+        f"  {SERVE}/http_fleet.py:47: LY002 tensorrt_llm.serve.http_fleet imports tensorrt_llm.serve.openai_server (OpenAIServer) [function-level]",
+        "    the chain:",
+        f"      {SERVE}/_base/routing.py:{line}: tensorrt_llm.serve._base.routing -> tensorrt_llm.serve.http_fleet",
+        f"      {SERVE}/http_fleet.py:47: tensorrt_llm.serve.http_fleet -> tensorrt_llm.serve.openai_server (OpenAIServer) [function-level]",
+    ]
+
+
+def test_two_routes_into_the_servers_need_two_imports_cut(model):
+    first = append(model, f"{SERVE}/_base/routing.py", "from tensorrt_llm.serve import http_fleet\n")
+    append(model, f"{SERVE}/_base/latency_logger.py", "from tensorrt_llm.serve import disagg_app\n")
+    result = model.check("--no-probe", "--contract", "base-no-servers-no-api", "--format", "json")
+    (contract,) = json.loads(result.stdout)["contracts"]
+    assert [(g["chains"], g["cut"]) for g in contract["chain_groups"]] == [(2, 2)]
+    assert sorted((c["importer"], c["imported"], c["path"], c["lines"]) for c in contract["cut"]) == [
+        ("tensorrt_llm.serve.disagg_app", "tensorrt_llm.serve.openai_disagg_server", f"{SERVE}/disagg_app.py", [9]),
+        ("tensorrt_llm.serve.http_fleet", "tensorrt_llm.serve.openai_server", f"{SERVE}/http_fleet.py", [47]),
+    ]
+    assert contract["cut"][1]["chain"][0]["line"] == first or contract["cut"][0]["chain"][0]["line"] == first
