@@ -99,9 +99,12 @@ def parse_allowance(value: Any, importer_required: bool) -> Allowance:
             importer=_pattern(importer_text) if importer_text else None,
         )
     if isinstance(value, dict):
-        unknown = sorted(set(value) - {"importer", "module", "names"})
+        keys = ("importer", "module", "names")
+        unknown = sorted(set(value) - set(keys))
         if unknown:
-            raise OptionError(f"unknown key {unknown[0]!r} in an allowance (keys: importer, module, names)")
+            raise OptionError(
+                f"unknown key {unknown[0]!r} in an allowance.{did_you_mean(unknown[0], keys)} (keys: importer, module, names)"
+            )
         if "module" not in value:
             raise OptionError("an allowance table needs 'module'")
         if importer_required and "importer" not in value:
@@ -221,15 +224,16 @@ class Contract:
             self.allowances = self._read_allowances(raw["allow"])
 
     def _read_allowances(self, raw: Any) -> tuple[Allowance, ...]:
+        """Each entry of `allow`, with the line it stands on (a single one may stand alone)."""
         if not isinstance(raw, list):
             raw = [raw]
-        line = self.spec.line_of("allow")
         allowances = []
         for index, entry in enumerate(raw):
+            line = self.spec.line_of_entry("allow", index)
             try:
                 allowance = parse_allowance(entry, self.allowance_needs_importer)
             except OptionError as error:
-                self.problem("allow", f"contract '{self.name}', option 'allow': {error}")
+                self.problems.append(Problem(self.settings.path, line, f"contract '{self.name}', option 'allow': {error}"))
                 continue
             allowances.append(Allowance(allowance.module, allowance.importer, allowance.names, line, index))
         return tuple(allowances)
@@ -266,11 +270,23 @@ class Contract:
                     self.unseen_externals.append((option, pattern))
                 continue
             where = "the package " + ", ".join(self.settings.root_packages)
-            self.problem(
-                option,
-                f"contract '{self.name}': '{pattern}' in '{option}' matches no module in {where}",
-                hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
+            self.problems.append(
+                Problem(
+                    self.settings.path,
+                    self._pattern_line(option, pattern),
+                    f"contract '{self.name}': '{pattern}' in '{option}' matches no module in {where}.{suggest_module(evidence, pattern)}",
+                    hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
+                )
             )
+
+    def _pattern_line(self, option: str, pattern: ModulePattern) -> int:
+        """The line of the entry of `option` that is `pattern` (the option's line if unknown)."""
+        raw = self.spec.options.get(option)
+        entries = raw if isinstance(raw, list) else [raw]
+        for index, entry in enumerate(entries):
+            if isinstance(entry, str) and entry.strip() == pattern.text:
+                return self.spec.line_of_entry(option, index)
+        return self.spec.line_of(option)
 
     def warnings(self, evidence: "Evidence") -> list[str]:
         """Notes for external names that are neither installed nor imported by what was read."""
@@ -284,9 +300,11 @@ class Contract:
 
     def result(self, violations: list[Violation], used: set[Allowance], notes: tuple[str, ...] = ()) -> ContractResult:
         """Turn findings into a verdict: stale allowances break; `expect = "broken"` inverts."""
-        findings = sorted(set(violations))
-        stale = [self.stale_allowance(a) for a in unused(self.allowances, used)]
-        return self.verdict(findings, stale, notes)
+        return self.verdict(sorted(set(violations)), self.stale_findings(used), notes)
+
+    def stale_findings(self, used: set[Allowance]) -> list[Violation]:
+        """A finding for each allowance (or other exception of the contract) that excused nothing."""
+        return [self.stale_allowance(a) for a in unused(self.allowances, used)]
 
     def stale_allowance(self, allowance: Allowance) -> Violation:
         self.stale_entries.append(StaleEntry("allow", allowance.index, allowance.describe()))
@@ -340,6 +358,15 @@ class Contract:
             source_path=self.settings.path,
             source_line=self.spec.line,
         )
+
+
+def suggest_module(evidence: "Evidence", pattern: ModulePattern) -> str:
+    """' Did you mean 'x'?' with the module of the package closest to a name that matches none."""
+    if pattern.has_wildcard:
+        return ""
+    parent = pattern.text.rpartition(".")[0]
+    siblings = [m for m in evidence.modules if m.rpartition(".")[0] == parent]
+    return did_you_mean(pattern.text, siblings) or did_you_mean(pattern.text, evidence.modules)
 
 
 def fact_violation(fact: "Any", code: str, message: str | None = None) -> Violation:

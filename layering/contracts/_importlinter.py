@@ -11,10 +11,11 @@ import dataclasses
 import io
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid
-from layering.domain.errors import did_you_mean
+from layering.contracts._common import COMMON_OPTIONS, STALE_ALLOWANCE, Contract, ContractInvalid, suggest_module
 from layering.domain.allowances import Allowance
-from layering.domain.results import Hop, Violation
+from layering.domain.errors import Problem, did_you_mean
+from layering.domain.patterns import ModulePattern
+from layering.domain.results import Hop, StaleEntry, Violation
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -29,6 +30,21 @@ def _as_importlinter_value(value: Any) -> Any:
     if isinstance(value, list):
         return [_as_importlinter_value(v) for v in value]
     return value
+
+
+_STRING_HINTS = {
+    "layers": 'write a layer of several modules as one string: "a | b" (independent) or "a : b"',
+}
+
+
+def _entries(value: Any) -> list[tuple[int, str]]:
+    """(position, text) of each entry of a list option as import-linter reads it: a string is a
+    list of one, and blank entries are skipped (the position still counts them)."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return []
+    return [(index, entry) for index, entry in enumerate(value) if isinstance(entry, str) and entry.strip()]
 
 
 def _name(value: Any) -> str:
@@ -83,21 +99,43 @@ def _is_chain(hops: list) -> bool:
     return all(a[1] == b[0] for a, b in zip(hops, hops[1:]))
 
 
+class ContractTypeUnavailable(Exception):
+    """The class behind a contract type cannot be loaded here."""
+
+
 class ImportLinterContract(Contract):
-    """Base of the contract types that import-linter implements."""
+    """Base of the contract types that import-linter implements (and of the user's own
+    import-linter contract types, `contract_types`).
+
+    The options are handed to import-linter's class as import-linter's own reader would hand
+    them over (strings and lists of strings), so each means what it means to `lint-imports`.
+    layering adds located errors, a check that named modules exist (all at once, before
+    anything runs), and ignored imports that match nothing reported as findings at their own
+    line, with import-linter's alerting level.
+    """
 
     importlinter_class: ClassVar[str]
     violation_code: ClassVar[str]
     needs_graph = True
     rendered: tuple[str, ...] = ()
+    delegate: Any = None
+    module_options: ClassVar[tuple[str, ...]] = ()
+    """Options whose module expressions must each match a module of the package."""
 
     def _read_options(self, raw: dict[str, Any]) -> None:
         from importlinter.domain import fields
         from importlinter.domain.contract import InvalidContractOptions
 
+        self.ignored_imports: list[tuple[int, str]] = []
+        self.unmatched_ignores: list[tuple[int, str]] = []
+        self.alerting = "error"
         if "expect" in raw and raw["expect"] != "broken":
             self.problem("expect", f"contract '{self.name}': expect takes only \"broken\", got {raw['expect']!r}")
-        klass = self._class()
+        try:
+            klass = self._class()
+        except ContractTypeUnavailable as unavailable:
+            self.problem("type", f"contract '{self.name}': {unavailable}")
+            return
         known = {name for name in dir(klass) if isinstance(getattr(klass, name), fields.Field)} | set(COMMON_OPTIONS)
         for key in sorted(set(raw) - known):
             self.problem(
@@ -105,14 +143,143 @@ class ImportLinterContract(Contract):
                 f"contract '{self.name}', option '{key}': Unrecognized option.{did_you_mean(key, known)}",
                 hint=f"options of '{self.type_name}': " + ", ".join(sorted(known)),
             )
-        options = {k: _as_importlinter_value(v) for k, v in raw.items() if k in known and k not in COMMON_OPTIONS}
+        options = {}
+        for key in sorted(known & set(raw) - set(COMMON_OPTIONS)):
+            value = self._as_importlinter_value(key, raw[key])
+            if value is not None:
+                options[key] = value
+        if len(options) < len(known & set(raw) - set(COMMON_OPTIONS)):
+            return
         options["name"] = self.name
-        session = {"root_packages": list(self.settings.root_packages)}
+        session: dict[str, Any] = {"root_packages": list(self.settings.root_packages)}
+        if self.settings.include_external_packages:
+            session["include_external_packages"] = "True"
         try:
             self.delegate = klass(name=self.name, session_options=session, contract_options=options)
         except InvalidContractOptions as invalid:
             for option, message in sorted(invalid.errors.items()):
                 self.problem(option, f"contract '{self.name}', option '{option}': {message}")
+            return
+        except Exception as error:  # noqa: BLE001 - a contract type of the user's own may raise anything
+            self.problem("type", f"contract '{self.name}': {type(error).__name__} from {klass.__qualname__}: {error}")
+            return
+        self._take_over_unmatched_ignores(options.get("ignore_imports"))
+        self.check_can_fail(options)
+
+    def _as_importlinter_value(self, key: str, value: Any) -> Any:
+        """`value` as import-linter's own reader hands it over: a string, or a list of strings
+        (TOML booleans and numbers written as text). None, with a located problem, for a
+        value import-linter cannot take (a nested list or a table)."""
+        if isinstance(value, bool):
+            return str(value)
+        if isinstance(value, (int, float, str)):
+            return str(value)
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, (list, dict)):
+                    kind = "a list" if isinstance(item, list) else "a table"
+                    self.problems.append(
+                        Problem(
+                            self.settings.path,
+                            self.spec.line_of_entry(key, index),
+                            f"contract '{self.name}', option '{key}': entry {index + 1} is {kind}; import-linter options take strings",
+                            hint=_STRING_HINTS.get(key, f'write each entry of {key} as one string'),
+                        )
+                    )
+                    return None
+            return [str(item) for item in value]
+        self.problem(key, f"contract '{self.name}', option '{key}': expected a string or a list of strings, got a table")
+        return None
+
+    def _take_over_unmatched_ignores(self, ignore_imports: Any) -> None:
+        """Decide ignored imports that match nothing here, located at their own entry: the
+        delegate is told to say nothing about them (import-linter would raise for the whole
+        run), and `find_unmatched_ignores` finds them before the delegate checks."""
+        from importlinter.application.contract_utils import AlertLevel
+        from importlinter.domain import fields
+
+        level = getattr(self.delegate, "unmatched_ignore_imports_alerting", None)
+        if not isinstance(level, AlertLevel) or ignore_imports is None:
+            return
+        self.alerting = level.value
+        self.delegate.unmatched_ignore_imports_alerting = AlertLevel.NONE
+        for index, entry in _entries(ignore_imports):
+            self.ignored_imports.append((index, str(fields.ImportExpressionField().parse(entry))))
+
+    def find_unmatched_ignores(self, graph: Any) -> None:
+        """The ignored imports that match no import of `graph`, before any is removed."""
+        if self.alerting == "none":
+            return
+        self.unmatched_ignores = [
+            (index, expression)
+            for index, expression in self.ignored_imports
+            if not graph.find_matching_direct_imports(import_expression=expression)
+        ]
+
+    def stale_findings(self, used: set[Allowance]) -> list[Violation]:
+        findings = super().stale_findings(used)
+        if self.alerting != "error":
+            return findings
+        for index, expression in self.unmatched_ignores:
+            self.stale_entries.append(StaleEntry("ignore_imports", index, expression))
+            findings.append(
+                Violation(
+                    path=self.settings.display_path(self.settings.path),
+                    line=self.spec.line_of_entry("ignore_imports", index),
+                    code=STALE_ALLOWANCE,
+                    message=f"ignored import '{expression}' matches no import: remove it (No matches for ignored import {expression}.)",
+                )
+            )
+        return findings
+
+    def warnings(self, evidence: "Evidence") -> list[str]:
+        found = super().warnings(evidence)
+        if self.alerting == "warn":
+            where = self.settings.display_path(self.settings.path)
+            found += [
+                f"{where}:{self.spec.line_of_entry('ignore_imports', index)}: contract '{self.name}': "
+                f"No matches for ignored import {expression}."
+                for index, expression in self.unmatched_ignores
+            ]
+        return found
+
+    def check_can_fail(self, options: dict[str, Any]) -> None:
+        """Add a problem when the options make a contract that cannot fail (types override)."""
+
+    def validate(self, evidence: "Evidence") -> None:
+        """Each module expression of `module_options` must match a module of the package."""
+        for option in self.module_options:
+            for index, text in _entries(self.spec.options.get(option)):
+                self.require_entry_matches(evidence, option, index, text)
+
+    def require_entry_matches(self, evidence: "Evidence", option: str, index: int, text: str) -> list[str]:
+        """The modules entry `index` of `option` matches; a located problem when none.
+
+        Names outside the root packages are left to import-linter (external packages, when
+        the graph holds them), and so is text that is no module pattern of layering's.
+        """
+        try:
+            pattern = ModulePattern.parse(text.strip())
+        except ValueError:
+            return []
+        fixed = pattern.text.split(".")
+        fixed = fixed[: next((i for i, part in enumerate(fixed) if "*" in part), len(fixed))]
+        if not fixed or not evidence.is_internal(".".join(fixed)):
+            return []
+        matched = evidence.expand(pattern)
+        if not matched:
+            self.problems.append(
+                Problem(
+                    self.settings.path,
+                    self.spec.line_of_entry(option, index),
+                    f"contract '{self.name}': '{pattern}' in '{option}' matches no module in the package "
+                    + ", ".join(self.settings.root_packages)
+                    + "."
+                    + suggest_module(evidence, pattern),
+                    hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
+                )
+            )
+        return matched
 
     def _class(self) -> Any:
         import importlib
@@ -121,11 +288,21 @@ class ImportLinterContract(Contract):
 
         configuration.configure()
         module_name, _, class_name = self.importlinter_class.rpartition(".")
-        return getattr(importlib.import_module(module_name), class_name)
+        try:
+            return getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError):
+            from importlinter import __version__
+
+            raise ContractTypeUnavailable(
+                f"the installed import-linter ({__version__}) has no '{self.type_name}' contract type; "
+                "upgrade import-linter to check it"
+            ) from None
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+        graph = evidence.graph_copy()
+        self.find_unmatched_ignores(graph)
         try:
-            check = self.delegate.check(evidence.graph_copy(), verbose=False)
+            check = self.delegate.check(graph, verbose=False)
         except ValueError as error:  # import-linter's word for options that do not fit the graph
             raise ContractInvalid(str(error)) from None
         if check.kept:

@@ -55,7 +55,7 @@ def test_unknown_contract_type_lists_known_types(project):
     result = run_config(project, HEADER + FORBIDDEN.replace('"forbidden"', '"forbiden"'))
     assert result.returncode == 2
     assert "contracts.toml:7: error: contract #1: type 'forbiden' is not a contract type. Did you mean 'forbidden'?" in result.stderr
-    assert "known types: acyclic_siblings, contained, forbidden, independence, layers, leaf, probe, protected" in result.stderr
+    assert "known types: acyclic_siblings, contained, forbidden, independence, layers, leaf, private_modules, probe, protected" in result.stderr
 
 
 def test_pattern_matching_no_module_is_an_error_not_a_pass(project):
@@ -71,10 +71,16 @@ def test_duplicate_id(project):
     assert "contracts.toml:12: error: duplicate contract id 'one' (first used on line 5)" in result.stderr
 
 
+def test_a_string_is_a_list_of_one_for_root_packages_as_for_every_list_option(project):
+    result = run_config(project, 'root_packages = "app"\nsource_roots = "src"\n' + FORBIDDEN.replace('["app.a"]', '"app.a"'))
+    assert result.returncode == 1, result.stderr
+    assert "src/app/a.py:1: LY001 app.a imports app.b" in result.stdout
+
+
 def test_wrong_type_for_root_packages(project):
-    result = run_config(project, 'root_packages = "app"\nsource_roots = ["src"]\n' + FORBIDDEN)
+    result = run_config(project, 'root_packages = 3\nsource_roots = ["src"]\n' + FORBIDDEN)
     assert result.returncode == 2
-    assert "contracts.toml:1: error: 'root_packages' must be a non-empty list of strings, got a string ('app')" in result.stderr
+    assert "contracts.toml:1: error: 'root_packages' must be a string or a non-empty list of strings, got a number (3)" in result.stderr
 
 
 def test_missing_required_option(project):
@@ -107,7 +113,7 @@ def test_no_configuration_anywhere(project, tmp_path):
     (tmp_path / "empty").mkdir()
     result = project.check(cwd=tmp_path / "empty")
     assert result.returncode == 2
-    assert "no contracts.toml, and no [tool.layering]" in result.stderr
+    assert "error: no configuration here or in any parent directory (looked for contracts.toml, [tool.layering] in " in result.stderr
 
 
 def test_bad_allowance_entry(project):
