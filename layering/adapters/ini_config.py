@@ -41,6 +41,9 @@ class IniSection:
     entry_lines: dict[str, list[int]] = field(default_factory=dict)
     comments: dict[int, str] = field(default_factory=dict)
     """Comment lines inside the section, by line number (the text after `#` or `;`)."""
+    last_line: int = 0
+    preceding_comments: dict[int, str] = field(default_factory=dict)
+    """Comment lines just above the section's header (after the previous section's last value)."""
 
 
 @dataclass
@@ -49,7 +52,6 @@ class IniConfig:
 
     session: IniSection | None
     contracts: list[IniSection]
-    leading_comments: dict[int, str]
 
 
 def read_ini(text: str) -> IniConfig:
@@ -74,7 +76,7 @@ def read_ini(text: str) -> IniConfig:
         elif section.name.startswith(CONTRACT_PREFIX):
             section.values = {"id": section.name.split(":")[-1], **section.values}
             contracts.append(section)
-    return IniConfig(session=session, contracts=contracts, leading_comments=sections[0].comments)
+    return IniConfig(session=session, contracts=contracts)
 
 
 def _clean(section: dict[str, str]) -> dict[str, Any]:
@@ -93,7 +95,7 @@ def _locate(text: str) -> list[IniSection]:
     """Each section with the lines of its keys and of each non-blank line of a value, read with
     configparser's own rules (a line indented deeper than its key continues the value; a line
     that starts with `#` or `;` is a comment, wherever it is)."""
-    sections = [IniSection("", 0)]
+    sections = [IniSection("", 0)]  # what stands before the first header
     key: str | None = None
     key_indent = 0
     for number, line in enumerate(text.splitlines(), start=1):
@@ -107,11 +109,15 @@ def _locate(text: str) -> list[IniSection]:
         indent = len(line) - len(line.lstrip())
         if key is not None and indent > key_indent:
             current.entry_lines[key].append(number)
+            current.last_line = number
             continue
         key_indent = indent
         section = _SECTION.match(stripped)
         if section:
-            sections.append(IniSection(section.group("header"), number))
+            trailing = {n: text for n, text in current.comments.items() if n > current.last_line}
+            for n in trailing:
+                del current.comments[n]
+            sections.append(IniSection(section.group("header"), number, last_line=number, preceding_comments=trailing))
             key = None
             continue
         option = _OPTION.match(stripped)
@@ -119,6 +125,7 @@ def _locate(text: str) -> list[IniSection]:
             key = option.group("option").rstrip().lower()
             current.key_lines.setdefault(key, number)
             current.entry_lines[key] = [number] if option.group("value").strip() else []
+            current.last_line = number
     return sections
 
 

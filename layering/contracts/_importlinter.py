@@ -227,7 +227,7 @@ class ImportLinterContract(Contract):
                     path=self.settings.display_path(self.settings.path),
                     line=self.spec.line_of_entry("ignore_imports", index),
                     code=STALE_ALLOWANCE,
-                    message=f"ignored import '{expression}' matches no import: remove it (No matches for ignored import {expression}.)",
+                    message=f"ignored import '{expression}' matches no import: remove it",
                 )
             )
         return findings

@@ -12,12 +12,14 @@ text once more, down to each entry of a list.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from layering.adapters.toml_text import HEADER, KEY, value_extent
 from layering.domain.errors import ConfigError, Problem, did_you_mean
 from layering.domain.patterns import is_dotted_name
 
@@ -109,6 +111,9 @@ class Settings:
     file_format: str = "toml"
     problems: tuple[Problem, ...] = ()
     source_roots_given: bool = True
+    table: str = ""
+    """Where the configuration stands in its TOML file ("tool.layering", "tool.importlinter"),
+    "" for the whole file (a contracts.toml, or INI)."""
     roots_known: bool = True
     """Whether the root packages and source roots were read without a problem (so they can be
     looked for, and patterns checked against the package)."""
@@ -230,7 +235,11 @@ def load_settings(path: str, notes: tuple[str, ...] = ()) -> Settings:
     other file is import-linter's INI format, as `lint-imports` reads it.
     """
     path = os.path.abspath(path)
-    text = read_text(path)
+    return settings_from_text(path, read_text(path), notes)
+
+
+def settings_from_text(path: str, text: str, notes: tuple[str, ...] = ()) -> Settings:
+    """The settings that `text` would give as the content of the file at `path`."""
     if path.endswith(".toml"):
         return _load_toml(path, text, notes)
     return _load_ini(path, text, notes)
@@ -272,7 +281,8 @@ def _load_toml(path: str, text: str, notes: tuple[str, ...]) -> Settings:
         line, key_lines, entry_lines = index.contract(position)
         specs.append(ContractSpec(position, options, line, key_lines, entry_lines))
     session = {k: v for k, v in table.items() if k != "contracts"}
-    return _read_settings(path, session, index.top, index.top_entries, specs, problems, notes, dialect, "toml")
+    settings = _read_settings(path, session, index.top, index.top_entries, specs, problems, notes, dialect, "toml")
+    return dataclasses.replace(settings, table=prefix.rstrip("."))
 
 
 def _load_ini(path: str, text: str, notes: tuple[str, ...]) -> Settings:
@@ -323,9 +333,6 @@ class LineIndex:
     """Where each top-level key and each `[[contracts]]` table and its keys stand in TOML text,
     and where each entry of a list value starts."""
 
-    _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?")
-    _KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+|\"[^\"]+\"|'[^']+')\s*=")
-
     def __init__(self, text: str, prefix: str) -> None:
         self.top: dict[str, int] = {}
         self.top_entries: dict[str, tuple[int, ...]] = {}
@@ -338,7 +345,7 @@ class LineIndex:
         row = 0
         while row < len(lines):
             line = lines[row]
-            header = self._HEADER.match(line)
+            header = HEADER.match(line)
             if header:
                 name = header.group(2).strip()
                 keys = entries = None
@@ -350,11 +357,11 @@ class LineIndex:
                     keys, entries = self.top, self.top_entries
                 row += 1
                 continue
-            key = self._KEY.match(line)
+            key = KEY.match(line)
             if not key:
                 row += 1
                 continue
-            last, starts = _value_extent(lines, row, key.end())
+            last, starts = value_extent(lines, row, key.end())
             if keys is not None and entries is not None:
                 name = key.group(1).strip("\"'")
                 keys.setdefault(name, row + 1)
@@ -365,73 +372,6 @@ class LineIndex:
         if position < len(self.contracts):
             return self.contracts[position]
         return 0, {}, {}
-
-
-def _value_extent(lines: list[str], row: int, column: int) -> tuple[int, list[int]]:
-    """The last row of the TOML value that starts at `lines[row][column:]`, and, when it is an
-    array, the line on which each of its elements starts (strings and comments skipped)."""
-    depth = 0
-    is_array = False
-    expecting = False
-    starts: list[int] = []
-    while row < len(lines):
-        line = lines[row]
-        while column < len(line):
-            char = line[column]
-            if char.isspace():
-                column += 1
-                continue
-            if char == "#":
-                break
-            if depth == 1 and is_array and expecting and char not in ",]":
-                starts.append(row + 1)
-                expecting = False
-            if char in "\"'":
-                row, column = _string_end(lines, row, column)
-                if depth == 0:
-                    return row, starts
-                line = lines[row] if row < len(lines) else ""
-                continue
-            if char in "[{":
-                if depth == 0:
-                    is_array = expecting = char == "["
-                depth += 1
-            elif char in "]}":
-                depth -= 1
-                if depth <= 0:
-                    return row, starts
-            elif char == "," and depth == 1:
-                expecting = is_array
-            elif depth == 0:
-                return row, starts
-            column += 1
-        row += 1
-        column = 0
-    return len(lines) - 1, starts
-
-
-def _string_end(lines: list[str], row: int, column: int) -> tuple[int, int]:
-    """(row, column) just after the TOML string that opens at `lines[row][column]`."""
-    quote = lines[row][column]
-    delimiter = quote * 3 if lines[row].startswith(quote * 3, column) else quote
-    column += len(delimiter)
-    while row < len(lines):
-        line = lines[row]
-        while column < len(line):
-            if quote == '"' and line[column] == "\\":
-                column += 2
-                continue
-            if line.startswith(delimiter, column):
-                end = column + len(delimiter)
-                while len(delimiter) == 3 and end < len(line) and line[end] == quote:
-                    end += 1  # """a"""" ends with a quote inside the string
-                return row, end
-            column += 1
-        if len(delimiter) == 1:
-            return row, column
-        row += 1
-        column = 0
-    return row, 0
 
 
 # --------------------------------------------------------------------------- meaning

@@ -18,7 +18,7 @@ _COLOURS = {
 
 
 def render(report: RunReport, colour: bool = False) -> str:
-    lines: list[str] = []
+    lines: list[str] = [f"Configuration: {relative_path(report.config_path)}"]
     for warning in report.warnings:
         lines.append(f"warning: {warning}")
     for result in report.results:
