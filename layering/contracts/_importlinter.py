@@ -37,7 +37,7 @@ _STRING_HINTS = {
 }
 
 
-def _entries(value: Any) -> list[tuple[int, str]]:
+def entries(value: Any) -> list[tuple[int, str]]:
     """(position, text) of each entry of a list option as import-linter reads it: a string is a
     list of one, and blank entries are skipped (the position still counts them)."""
     if isinstance(value, str):
@@ -45,6 +45,14 @@ def _entries(value: Any) -> list[tuple[int, str]]:
     if not isinstance(value, list):
         return []
     return [(index, entry) for index, entry in enumerate(value) if isinstance(entry, str) and entry.strip()]
+
+
+def is_internal_expression(evidence: "Evidence", text: str) -> bool:
+    """Whether a module expression names modules of the root packages (judged on the part
+    before its first wildcard)."""
+    parts = text.strip().split(".")
+    fixed = parts[: next((i for i, part in enumerate(parts) if "*" in part), len(parts))]
+    return bool(fixed) and evidence.is_internal(".".join(fixed))
 
 
 def _name(value: Any) -> str:
@@ -179,11 +187,10 @@ class ImportLinterContract(Contract):
                 if isinstance(item, (list, dict)):
                     kind = "a list" if isinstance(item, list) else "a table"
                     self.problems.append(
-                        Problem(
-                            self.settings.path,
-                            self.spec.line_of_entry(key, index),
+                        self.entry_problem(
+                            key, index,
                             f"contract '{self.name}', option '{key}': entry {index + 1} is {kind}; import-linter options take strings",
-                            hint=_STRING_HINTS.get(key, f'write each entry of {key} as one string'),
+                            hint=_STRING_HINTS.get(key, f"write each entry of {key} as one string"),
                         )
                     )
                     return None
@@ -194,7 +201,7 @@ class ImportLinterContract(Contract):
     def _take_over_unmatched_ignores(self, ignore_imports: Any) -> None:
         """Decide ignored imports that match nothing here, located at their own entry: the
         delegate is told to say nothing about them (import-linter would raise for the whole
-        run), and `find_unmatched_ignores` finds them before the delegate checks."""
+        run), and `before_check` finds them before the delegate checks."""
         from importlinter.application.contract_utils import AlertLevel
         from importlinter.domain import fields
 
@@ -203,11 +210,12 @@ class ImportLinterContract(Contract):
             return
         self.alerting = level.value
         self.delegate.unmatched_ignore_imports_alerting = AlertLevel.NONE
-        for index, entry in _entries(ignore_imports):
+        for index, entry in entries(ignore_imports):
             self.ignored_imports.append((index, str(fields.ImportExpressionField().parse(entry))))
 
-    def find_unmatched_ignores(self, graph: Any) -> None:
-        """The ignored imports that match no import of `graph`, before any is removed."""
+    def before_check(self, graph: Any, evidence: "Evidence") -> None:
+        """Look at the graph before the delegate checks it: the ignored imports that match no
+        import, before any is removed."""
         if self.alerting == "none":
             return
         self.unmatched_ignores = [
@@ -249,10 +257,10 @@ class ImportLinterContract(Contract):
     def validate(self, evidence: "Evidence") -> None:
         """Each module expression of `module_options` must match a module of the package."""
         for option in self.module_options:
-            for index, text in _entries(self.spec.options.get(option)):
+            for index, text in entries(self.spec.options.get(option)):
                 self.require_entry_matches(evidence, option, index, text)
 
-    def require_entry_matches(self, evidence: "Evidence", option: str, index: int, text: str) -> list[str]:
+    def require_entry_matches(self, evidence: "Evidence", option: str, index: int, text: str, detail: str = "") -> list[str]:
         """The modules entry `index` of `option` matches; a located problem when none.
 
         Names outside the root packages are left to import-linter (external packages, when
@@ -262,24 +270,23 @@ class ImportLinterContract(Contract):
             pattern = ModulePattern.parse(text.strip())
         except ValueError:
             return []
-        fixed = pattern.text.split(".")
-        fixed = fixed[: next((i for i, part in enumerate(fixed) if "*" in part), len(fixed))]
-        if not fixed or not evidence.is_internal(".".join(fixed)):
+        if not is_internal_expression(evidence, pattern.text):
             return []
         matched = evidence.expand(pattern)
         if not matched:
             self.problems.append(
-                Problem(
-                    self.settings.path,
-                    self.spec.line_of_entry(option, index),
-                    f"contract '{self.name}': '{pattern}' in '{option}' matches no module in the package "
-                    + ", ".join(self.settings.root_packages)
-                    + "."
-                    + suggest_module(evidence, pattern),
+                self.entry_problem(
+                    option, index,
+                    f"contract '{self.name}': '{pattern}'{detail} in '{option}' matches no module in the package "
+                    + ", ".join(self.settings.root_packages) + "." + suggest_module(evidence, pattern),
                     hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
                 )
             )
         return matched
+
+    def entry_problem(self, option: str, index: int, message: str, hint: str = "") -> Problem:
+        """A problem located at entry `index` of list option `option`."""
+        return Problem(self.settings.path, self.spec.line_of_entry(option, index), message, hint=hint)
 
     def _class(self) -> Any:
         import importlib
@@ -300,7 +307,7 @@ class ImportLinterContract(Contract):
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         graph = evidence.graph_copy()
-        self.find_unmatched_ignores(graph)
+        self.before_check(graph, evidence)
         try:
             check = self.delegate.check(graph, verbose=False)
         except ValueError as error:  # import-linter's word for options that do not fit the graph

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from layering.contracts._importlinter import ImportLinterContract
+from typing import TYPE_CHECKING
+
+from layering.contracts._importlinter import ImportLinterContract, entries, is_internal_expression
+
+if TYPE_CHECKING:
+    from layering.engine.evidence import Evidence
 
 
 class IndependenceContract(ImportLinterContract):
@@ -21,3 +26,16 @@ class IndependenceContract(ImportLinterContract):
     type_name = "independence"
     importlinter_class = "importlinter.contracts.independence.IndependenceContract"
     violation_code = "LY012"
+
+    def validate(self, evidence: "Evidence") -> None:
+        """Each expression matches a module, and together at least two: one cannot import another."""
+        listed = entries(self.spec.options.get("modules"))
+        matched: set[str] = set()
+        before = len(self.problems)
+        for index, text in listed:
+            matched.update(self.require_entry_matches(evidence, "modules", index, text))
+        if len(self.problems) == before and len(matched) == 1 and all(is_internal_expression(evidence, text) for _, text in listed):
+            self.problem(
+                "modules", f"contract '{self.name}': 'modules' names one module ({min(matched)}): a contract that cannot fail",
+                hint="list at least two modules that must not import each other",
+            )

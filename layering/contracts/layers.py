@@ -2,7 +2,24 @@
 
 from __future__ import annotations
 
-from layering.contracts._importlinter import ImportLinterContract
+from typing import TYPE_CHECKING, Any
+
+from layering.contracts._importlinter import ImportLinterContract, entries
+
+if TYPE_CHECKING:
+    from layering.engine.evidence import Evidence
+
+
+def layer_modules(layer: str) -> list[tuple[str, bool]]:
+    """(module, optional) of each module of one layer as import-linter writes it: modules
+    separated by `|` (independent) or `:` (not independent), `(name)` for an optional one."""
+    separator = "|" if "|" in layer else ":"
+    modules = []
+    for part in layer.split(separator):
+        part = part.strip()
+        optional = part.startswith("(") and part.endswith(")")
+        modules.append((part[1:-1].strip() if optional else part, optional))
+    return modules
 
 
 class LayersContract(ImportLinterContract):
@@ -23,3 +40,30 @@ class LayersContract(ImportLinterContract):
     type_name = "layers"
     importlinter_class = "importlinter.contracts.layers.LayersContract"
     violation_code = "LY011"
+
+    def check_can_fail(self, options: dict[str, Any]) -> None:
+        layers = entries(options.get("layers"))
+        modules = [m for _, layer in layers for m in layer_modules(layer)]
+        exhaustive = str(options.get("exhaustive", "false")).lower() == "true"
+        if not layers:
+            self.problem("layers", f"contract '{self.name}': 'layers' lists no layers: a contract that cannot fail",
+                         hint='list the layers, highest first, e.g. layers = ["myapp.api", "myapp.domain"]')
+        elif len(modules) < 2 and not exhaustive:
+            self.problem("layers", f"contract '{self.name}': one layer of one module cannot be broken",
+                         hint="list at least two layers (or two modules in a layer)")
+
+    def validate(self, evidence: "Evidence") -> None:
+        """Every layer that is not optional exists: in each container, or as written."""
+        containers: list[str] = []
+        for index, text in entries(self.spec.options.get("containers")):
+            containers += self.require_entry_matches(evidence, "containers", index, text)
+        if entries(self.spec.options.get("containers")) and not containers:
+            return
+        for index, layer in entries(self.spec.options.get("layers")):
+            for module, optional in layer_modules(layer):
+                if optional:
+                    continue
+                if not containers:
+                    self.require_entry_matches(evidence, "layers", index, module)
+                for container in containers:
+                    self.require_entry_matches(evidence, "layers", index, f"{container}.{module}", f" (layer '{module}' in container '{container}')")
