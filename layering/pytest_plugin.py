@@ -236,7 +236,8 @@ class ContractsFile(pytest.File):
         state = _state(self.config)
         try:
             settings = locate_settings(str(self.path))
-            contracts = load_contracts(settings, Evidence(settings), (), ProbeSelection.ALL)
+            evidence = Evidence(settings)
+            contracts = load_contracts(settings, evidence, (), ProbeSelection.ALL)
             if state.no_probe:
                 contracts = [c for c in contracts if c.type_name != "probe"]
             nodes = []

@@ -40,6 +40,13 @@ def _string(value: Any) -> str:
     return value
 
 
+def _text(value: Any) -> str:
+    """Text that may span lines: in INI, a value over several lines is the list of its lines."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "\n".join(value)
+    return _string(value)
+
+
 def _boolean(value: Any) -> bool:
     if isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
@@ -138,6 +145,7 @@ class Option:
 def option(kind: str, help: str, *, required: bool = False, default: Any = None) -> Option:
     readers: dict[str, Callable[[Any], Any]] = {
         "string": _string,
+        "text": _text,
         "boolean": _boolean,
         "seconds": _seconds,
         "strings": _strings,

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from layering.contracts._common import STALE_ALLOWANCE, Contract, OptionError, fact_violation, option
 from layering.domain.allowances import Allowance
+from layering.domain.errors import Problem
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Hop, StaleEntry, Violation
@@ -27,10 +28,6 @@ def _import_expression(value: Any) -> tuple[ModulePattern, ModulePattern]:
         raise OptionError(str(error)) from None
 
 
-def _import_expressions(value: Any) -> tuple[tuple[ModulePattern, ModulePattern], ...]:
-    if not isinstance(value, list):
-        raise OptionError(f"expected a list of 'importer -> imported' strings, got {value!r}")
-    return tuple(_import_expression(v) for v in value)
 
 
 class ForbiddenContract(Contract):
@@ -67,16 +64,23 @@ class ForbiddenContract(Contract):
         "unmatched_ignore_imports_alerting": option("string", "error, warn or none", default="error"),
         "as_packages": option("boolean", "modules are packages", default=True),
         "allow": option("raw", "known exceptions (only shrink)", default=[]),
-        "broken_contract_guidance": option("string", "text shown when broken", default=""),
+        "broken_contract_guidance": option("text", "text shown when broken", default=""),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.unmatched_warnings: list[str] = []
         super().__init__(*args, **kwargs)
-        try:
-            self.ignored = _import_expressions(self.values.get("ignore_imports") or [])
-        except OptionError as error:
-            self.ignored = ()
-            self.problem("ignore_imports", f"contract '{self.name}', option 'ignore_imports': {error}")
+        raw = self.values.get("ignore_imports") or []
+        self.ignored: tuple[tuple[ModulePattern, ModulePattern], ...] = ()
+        self.ignored_lines: tuple[int, ...] = ()
+        for index, entry in enumerate([raw] if isinstance(raw, str) else raw if isinstance(raw, list) else [raw]):
+            try:
+                self.ignored += (_import_expression(entry),)
+                self.ignored_lines += (self.spec.line_of_entry("ignore_imports", index),)
+            except OptionError as error:
+                self.problems.append(
+                    Problem(self.settings.path, self.spec.line_of_entry("ignore_imports", index), f"contract '{self.name}', option 'ignore_imports': {error}")
+                )
         alerting = self.values.get("unmatched_ignore_imports_alerting")
         if alerting not in ("error", "warn", "none"):
             self.problem(
@@ -160,22 +164,34 @@ class ForbiddenContract(Contract):
         return imported == forbidden
 
     def _unmatched_ignores(self, matched: set[int]) -> list[Violation]:
-        if self.values.get("unmatched_ignore_imports_alerting") != "error":
+        """Ignored imports that match nothing: findings ("error"), warnings ("warn") or nothing."""
+        alerting = self.values.get("unmatched_ignore_imports_alerting")
+        unmatched = [position for position in range(len(self.ignored)) if position not in matched]
+        if alerting == "warn":
+            where = self.settings.display_path(self.settings.path)
+            self.unmatched_warnings = [
+                f"{where}:{self.ignored_lines[p]}: contract '{self.name}': No matches for ignored import "
+                f"{self.ignored[p][0]} -> {self.ignored[p][1]}."
+                for p in unmatched
+            ]
+        if alerting != "error":
             return []
         violations = []
-        for position, (a, b) in enumerate(self.ignored):
-            if position in matched:
-                continue
+        for position in unmatched:
+            a, b = self.ignored[position]
             self.stale_entries.append(StaleEntry("ignore_imports", position, f"{a} -> {b}"))
             violations.append(
                 Violation(
                     path=self.settings.display_path(self.settings.path),
-                    line=self.spec.line_of("ignore_imports"),
+                    line=self.ignored_lines[position],
                     code=STALE_ALLOWANCE,
                     message=f"ignored import '{a} -> {b}' matches no import: remove it",
                 )
             )
         return violations
+
+    def warnings(self, evidence: "Evidence") -> list[str]:
+        return super().warnings(evidence) + self.unmatched_warnings
 
     def _evaluate_chains(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         graph = evidence.graph_copy()
