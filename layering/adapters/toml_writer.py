@@ -94,9 +94,10 @@ def _key(key: str) -> str:
     return key if _BARE_KEY.match(key) else _string(key)
 
 
-def toml_tables_as(text: str, source: str, target: str) -> str:
+def toml_tables_as(text: str, source: str, target: str, dropped: frozenset[str] = frozenset()) -> str:
     """The text of table `source` and of its sub-tables (with the comment lines right above
     each header), renamed `target` ("" moves the table's own keys to the top of the file).
+    The table's own keys in `dropped` are left out.
 
     The table's own keys come first, wherever its header stood, since top-level keys cannot
     follow a table in TOML.
@@ -115,6 +116,8 @@ def toml_tables_as(text: str, source: str, target: str) -> str:
                 renamed = _renamed(name, source, target)
                 if renamed:
                     current.append(_retitled(lines[row], name, renamed))
+            continue
+        if current is own and kind in ("key", "value") and name in dropped:
             continue
         if current is not None and not _comment_above_header(kinds, row):
             current.append(lines[row])

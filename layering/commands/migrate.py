@@ -77,8 +77,8 @@ def _section_text(settings: Settings, table: str) -> tuple[str, tuple[str, ...]]
         from layering.adapters.ini_config import read_ini
 
         return toml_writer.ini_as_toml(read_ini(source), table, frozenset(ignored)), notes
-    text = toml_writer.toml_tables_as(source, settings.table, table)
-    if ignored or not _same_data(settings, source, text, table):
+    text = toml_writer.toml_tables_as(source, settings.table, table, frozenset(ignored))
+    if not _same_data(settings, source, text, table, ignored):
         notes += ("the comments could not be kept (the table is not written as plain tables)",)
         text = toml_writer.data_as_toml(_data(settings, source, ignored), table)
     return text, notes
@@ -104,14 +104,14 @@ def _data(settings: Settings, source: str, ignored: set[str]) -> dict[str, Any]:
     return {k: v for k, v in node.items() if k not in ignored}
 
 
-def _same_data(settings: Settings, source: str, text: str, table: str) -> bool:
+def _same_data(settings: Settings, source: str, text: str, table: str, ignored: set[str]) -> bool:
     try:
         node: Any = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return False
     for part in table.split(".") if table else ():
         node = node.get(part, {})
-    return node == _data(settings, source, set())
+    return node == _data(settings, source, ignored)
 
 
 def _new_text(destination: str, section: str, table: str, force: bool) -> str:
