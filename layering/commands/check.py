@@ -96,8 +96,8 @@ def _duplicate_keys(contracts: list["Contract"], settings: Settings) -> list[Pro
             message = f"duplicate contract id '{contract.key}' (first used on line {earlier_line})"
         else:
             message = (
-                f"contract '{contract.key}' on line {line} and the one on line {earlier_line} are both known as "
-                f"'{contract.key}' (a contract without an id is known by its name)"
+                f"the contracts on lines {earlier_line} and {line} are both known as '{contract.key}' "
+                "(a contract without an id is known by its name)"
             )
         problems.append(Problem(settings.path, line, message, hint="give each contract its own id"))
     return problems
