@@ -300,7 +300,7 @@ class Contract:
         """Notes for external names that are neither installed nor imported by what was read."""
         where = self.settings.display_path(self.settings.path)
         return [
-            f"{where}:{self.spec.line_of(option)}: contract '{self.name}': '{pattern}' is neither "
+            f"{where}:{self._pattern_line(option, pattern)}: contract '{self.name}': '{pattern}' is neither "
             "installed here nor imported by the modules checked (fine if intended; check the spelling)"
             for option, pattern in self.unseen_externals
             if not evidence.mentions(pattern)
