@@ -184,8 +184,8 @@ def _migrate(arguments: argparse.Namespace) -> int:
         sys.stdout.write(migration.text)
     else:
         sys.stdout.write(
-            f"{relative(migration.path)}: wrote {migration.contracts} contracts from {relative(settings.path)}; "
-            "layering reads it first from now on, with the same verdicts\n"
+            f"{relative(migration.path)}: wrote {migration.contracts} contracts from {relative(settings.path)}, "
+            "with the same verdicts\n"
         )
     for note in migration.notes:
         sys.stderr.write(f"layering: note: {note}\n")

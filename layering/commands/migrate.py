@@ -8,6 +8,7 @@ run-wide options and the same options for every contract, so the verdicts cannot
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from layering.engine.config import (
     IMPORTLINTER,
     PYPROJECT_FILE,
     Settings,
+    find_config,
     has_layering_section,
     read_text,
     settings_from_text,
@@ -63,6 +65,11 @@ def migrate(settings: Settings, target: str = TO_CONTRACTS, force: bool = False,
             write_atomically(destination, text)
         except EditFailed as failure:
             raise ConfigError(Problem(destination, 0, str(failure), hint="nothing was written")) from None
+        found, _ = find_config(settings.base_dir)
+        if found != destination:
+            migration = dataclasses.replace(
+                migration, notes=notes + (f"{os.path.basename(found)} in the same directory is read first: remove it to use the new one",)
+            )
     return migration
 
 

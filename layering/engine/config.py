@@ -441,7 +441,7 @@ def _read_settings(
     return Settings(
         path=path,
         root_packages=tuple(roots),
-        source_roots=tuple(os.path.normpath(os.path.join(base, r)) for r in source_roots) if source_roots_given else default_source_roots(base),
+        source_roots=tuple(os.path.normpath(os.path.join(base, r)) for r in source_roots) if source_roots_given else default_source_roots(base, tuple(roots)),
         exclude_type_checking_imports=flag("exclude_type_checking_imports"),
         include_external_packages=flag("include_external_packages"),
         cache_dir=None if cache_dir is False else os.path.normpath(os.path.join(base, cache_dir)),
@@ -496,17 +496,25 @@ def _plugin_types(path: str, entries: list[str], line: int, entry_lines: tuple[i
     return tuple(plugins)
 
 
-def default_source_roots(base: str) -> tuple[str, ...]:
+def default_source_roots(base: str, root_packages: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Where root packages are looked for when the configuration names no source roots, as
     import-linter finds them: the configuration's directory and the working directory, a
-    `src/` layout beside the configuration, then the Python path (PYTHONPATH, installed
-    packages)."""
+    `src/` layout beside the configuration, PYTHONPATH; and, for a root package found in none
+    of these, the entry of the Python path that holds it (an installed package). Only those
+    entries: the source roots are also put first on a probe's path."""
+    from layering.adapters.package_files import PackageNotFound, locate_root
+
     roots = [base, os.getcwd(), os.path.join(base, "src")]
     roots += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    roots += [p for p in sys.path[1:] if p]
-    unique: dict[str, None] = {}
-    for root in roots:
-        unique.setdefault(os.path.normpath(os.path.abspath(root)), None)
+    unique = list(dict.fromkeys(os.path.normpath(os.path.abspath(root)) for root in roots))
+    for package in root_packages:
+        for entry in [tuple(unique)] + [(p,) for p in sys.path[1:] if p]:
+            try:
+                locate_root(package, entry)
+            except PackageNotFound:
+                continue
+            unique += [os.path.normpath(os.path.abspath(e)) for e in entry if os.path.normpath(os.path.abspath(e)) not in unique]
+            break
     return tuple(unique)
 
 

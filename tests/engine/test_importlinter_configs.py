@@ -185,3 +185,17 @@ def test_a_contract_type_that_cannot_be_loaded_is_a_located_error(project, tmp_p
     assert f".importlinter:{entry}: error: contract type 'broken entry' is not 'name: module.Class'" in result.stderr
     assert f".importlinter:{contract_type}: error: contract 'Mine': contract type 'mine' (shop_contracts.Missing, line " in result.stderr
     assert "ModuleNotFoundError: No module named 'shop_contracts'" in result.stderr
+
+
+def test_an_installed_root_package_is_found_on_the_python_path(project, tmp_path):
+    """As lint-imports finds it: here tomlkit, installed beside layering."""
+    contracts = [
+        ("api", {"name": "The API does not parse", "type": "forbidden", "source_modules": "tomlkit.api", "forbidden_modules": "tomlkit.parser"}),
+        ("errors", {"name": "Errors import no parser", "type": "forbidden", "source_modules": "tomlkit.exceptions", "forbidden_modules": "tomlkit.parser"}),
+    ]
+    write_config(tmp_path, ".importlinter", {"root_package": "tomlkit"}, contracts)
+    theirs = lint_imports(tmp_path)
+    ours = layering(project)
+    assert len(theirs[1]) == 2, theirs[2]
+    assert ours[1] == theirs[1]
+    assert ours[0] == theirs[0]

@@ -25,7 +25,7 @@ def test_the_verdicts_are_the_same_before_and_after(project, tmp_path, file_form
     original = source.read_bytes()
     result = project.layering("migrate")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == f"contracts.toml: wrote 4 contracts from {file_format}; layering reads it first from now on, with the same verdicts\n"
+    assert result.stdout == f"contracts.toml: wrote 4 contracts from {file_format}, with the same verdicts\n"
     assert "left out 'show_timings': lint-imports ignores it" in result.stderr
     assert source.read_bytes() == original
     after = layering(project)
@@ -133,3 +133,11 @@ def test_a_configuration_with_problems_is_not_migrated(project, tmp_path):
     assert result.returncode == 2
     assert ".importlinter:2: error: both 'root_package' and 'root_packages' are set" in result.stderr
     assert not (tmp_path / "contracts.toml").exists()
+
+
+def test_a_file_read_before_the_new_one_is_named(project, tmp_path):
+    project.write({**SHOP, "contracts.toml": 'root_packages = ["shop"]\n[[contracts]]\ntype = "leaf"\nmodules = ["shop.api"]\nwithin = ["shop"]\n'})
+    write_config(tmp_path, ".importlinter", {"root_package": "shop"}, CONTRACTS[1:2])
+    result = project.layering("migrate", ".importlinter", "--to", "pyproject.toml")
+    assert result.returncode == 0, result.stderr
+    assert "layering: note: contracts.toml in the same directory is read first: remove it to use the new one" in result.stderr
