@@ -28,7 +28,7 @@ class PluginContract(ImportLinterContract):
             forbidden_io: myapp_contracts.ForbiddenIOContract
     """
 
-    violation_code = "LY016"
+    violation_code = "LY017"
     plugin: "PluginType"
 
     def _class(self) -> Any:

@@ -21,5 +21,5 @@ class PrivateModulesContract(ImportLinterContract):
 
     type_name = "private_modules"
     importlinter_class = "importlinter.contracts.private_modules.PrivateModulesContract"
-    violation_code = "LY015"
+    violation_code = "LY016"
     module_options = ("packages_with_private_modules",)
