@@ -50,10 +50,17 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
     check.add_argument("--no-cache", action="store_true", help="build the import graph without reading or writing the cache")
     check.add_argument(
+        "--chains",
+        type=_chains,
+        metavar="N|all",
+        default=0,
+        help="list the N shortest chains of each broken contract (or all of them) beyond one example per import to cut; default 0",
+    )
+    check.add_argument(
         "--format",
         choices=FORMATS,
         default="text",
-        help="report format: text for people, json (schema: layering/schema/report-v1.json), "
+        help="report format: text for people, json (schema: layering/schema/report-v2.json), "
         "github (Actions annotations), sarif (SARIF 2.1.0 for code scanning); default: text",
     )
     prune = commands.add_parser(
@@ -97,6 +104,14 @@ def _usage_error(message: str) -> int:
     return 2
 
 
+def _chains(value: str) -> int:
+    if value == "all":
+        return sys.maxsize
+    if value.isdigit():
+        return int(value)
+    raise argparse.ArgumentTypeError("takes a number of chains or 'all'")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     arguments = parser.parse_args(argv)
@@ -131,7 +146,9 @@ def _check(arguments: argparse.Namespace) -> int:
     progress = ProgressLine() if _progress_allowed() else None
     try:
         settings = locate_settings(_config(arguments))
-        report = check_settings(settings, arguments.contract, selection, use_cache=not arguments.no_cache, jobs=arguments.jobs, progress=progress)
+        report = check_settings(
+            settings, arguments.contract, selection, use_cache=not arguments.no_cache, jobs=arguments.jobs, progress=progress, chains=arguments.chains
+        )
     except ConfigError as error:
         if progress:
             progress.erase()
@@ -139,6 +156,8 @@ def _check(arguments: argparse.Namespace) -> int:
         return 2
     if progress:
         progress.erase()
+    if arguments.format in ("text", "json", "sarif"):  # github shows them as annotations
+        sys.stderr.write(_renderer("text").warning_lines(report))
     sys.stdout.write(_render(arguments.format, report))
     sys.stdout.flush()
     return report.exit_code
@@ -160,7 +179,8 @@ def _prune(arguments: argparse.Namespace) -> int:
     shown = _renderer("text").relative_path(settings.path)
     for removal in removed:
         where = f"{removal.entry.option}[{removal.entry.index}]" if removal.entry.index is not None else removal.entry.option
-        sys.stdout.write(f"{shown}: removed {where} {removal.entry.text!r} from contract '{removal.contract}'\n")
+        what = f"name {removal.entry.name!r} of {where}" if removal.entry.name is not None else where
+        sys.stdout.write(f"{shown}: removed {what} {removal.entry.text!r} from contract '{removal.contract}'\n")
     for note in skipped:
         sys.stdout.write(f"{shown}: {note}\n")
     if not removed:

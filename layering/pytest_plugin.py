@@ -237,7 +237,7 @@ class ContractsFile(pytest.File):
         try:
             settings = locate_settings(str(self.path))
             evidence = Evidence(settings)
-            contracts = load_contracts(settings, evidence, (), ProbeSelection.ALL)
+            contracts, _ = load_contracts(settings, evidence, (), ProbeSelection.ALL)
             if state.no_probe:
                 contracts = [c for c in contracts if c.type_name != "probe"]
             nodes = []

@@ -47,6 +47,9 @@ def remove_entries(path: str, table_path: tuple[str, ...], removals: Iterable[tu
         values = contract[entry.option]
         if isinstance(values, str):
             del contract[entry.option]
+        elif entry.name is not None:
+            names = values[entry.index]["names"]
+            del names[[str(n) for n in names].index(entry.name)]
         else:
             del values[entry.index]
     text = tomlkit.dumps(document)

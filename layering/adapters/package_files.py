@@ -134,7 +134,7 @@ def _module_file_in(module: str, root: str, root_location: str) -> str | None:
     candidate = os.path.join(directory, parts[-1])
     if os.path.isfile(os.path.join(candidate, "__init__.py")):
         return os.path.join(candidate, "__init__.py")
-    if os.path.isfile(candidate + ".py") and "." not in parts[-1]:
+    if os.path.isfile(candidate + ".py") and is_module_file(parts[-1] + ".py"):
         return candidate + ".py"
     return None
 
@@ -179,11 +179,15 @@ def _walk_package(package: str, directory: str, files: dict[str, str], namespace
             if _is_dir(entry):
                 if stem.isidentifier() and follow_directory(entry.path, real_top):
                     below.append((f"{name}.{stem}", entry.path, not has_init))
-            elif stem.endswith(".py") and stem != "__init__.py" and not stem.startswith(".") and _is_file(entry):
-                base = stem[:-3]
-                if base.isidentifier() and "." not in base:
-                    files[f"{name}.{base}"] = entry.path
+            elif is_module_file(stem) and stem != "__init__.py" and _is_file(entry):
+                files[f"{name}.{stem[:-3]}"] = entry.path
         stack.extend(reversed(below))
+
+
+def is_module_file(filename: str) -> bool:
+    """Whether a file is a module, as grimp decides: `x.py`, not hidden, no other dot. Its name
+    need not be an identifier (Django's `0001_initial.py` is a module all the same)."""
+    return filename.endswith(".py") and not filename.startswith(".") and filename.count(".") == 1
 
 
 def _is_file(entry: os.DirEntry) -> bool:

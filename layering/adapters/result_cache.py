@@ -16,7 +16,30 @@ import sys
 import tempfile
 from typing import Any
 
-FORMAT = 2
+FORMAT = 3
+
+CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by layering.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
+
+
+def prepare(directory: str) -> str | None:
+    """Create the cache directory, marked so that it is neither committed (`.gitignore`) nor
+    backed up (`CACHEDIR.TAG`); why it cannot be used, or None when it can."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+        if not os.access(directory, os.W_OK | os.X_OK):
+            raise PermissionError(13, "not writable")
+        for name, text in ((".gitignore", "# created by layering\n*\n"), ("CACHEDIR.TAG", CACHEDIR_TAG)):
+            path = os.path.join(directory, name)
+            if not os.path.exists(path):
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+    except OSError as error:
+        return f"cannot use the cache directory {directory} ({error.strerror or error}); running without a cache"
+    return None
 
 
 def file_states(files: dict[str, str]) -> dict[str, tuple[int, str]]:

@@ -7,13 +7,14 @@ name-level rules and reports read the files they need here, and only those.
 from __future__ import annotations
 
 import ast
+import bisect
 import io
 import re
 import sys
 import tokenize
 from dataclasses import dataclass
 
-from layering.domain.facts import Scope
+from layering.domain.facts import NameUse, Scope
 
 
 @dataclass(frozen=True)
@@ -105,18 +106,22 @@ def _reason(error: BaseException) -> str:
 
 def parse_imports(path: str, text: str | None = None) -> list[RawImport]:
     """Every import statement of the file at `path`, in source order."""
+    collector = _ImportCollector()
+    collector.visit(_parse_tree(path, text))
+    return collector.imports
+
+
+def _parse_tree(path: str, text: str | None) -> ast.Module:
+    """The file's syntax tree; SourceUnreadable, located, when it is not Python this one reads."""
     if text is None:
         text = read_source(path)
     try:
-        tree = ast.parse(text, filename=path)
+        return ast.parse(text, filename=path)
     except SyntaxError as error:
         version = f"{sys.version_info[0]}.{sys.version_info[1]}"
         raise SourceUnreadable(path, error.lineno or 1, f"syntax error: {error.msg} (read as Python {version})") from None
     except (ValueError, RecursionError, MemoryError) as error:
         raise SourceUnreadable(path, 1, f"cannot be parsed ({_reason(error) or type(error).__name__})") from None
-    collector = _ImportCollector()
-    collector.visit(tree)
-    return collector.imports
 
 
 # Statements (and clauses) that hold other statements; every other statement cannot hold an import.
@@ -130,62 +135,148 @@ _COMPOUND = tuple(
 )
 
 
-_CLAUSE = re.compile(r"(else|elif|except|finally|case)\b")
+# Strings and comments, so that a lexical pass can blank them out: brackets, quotes and line
+# ends inside them never count.
+_STRING_OR_COMMENT = re.compile(
+    r"#[^\n]*"
+    r"|[rRbBuUfFtT]{0,2}(?:\"\"\"(?:\\.|[^\\])*?\"\"\"|'\'\'(?:\\.|[^\\])*?'\'\'|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')",
+    re.DOTALL,
+)
+_IMPORT_START = re.compile(r"(?:import|from)\b")
+_HEADER = re.compile(r"(?:async\s+)?(def|class|if|elif|else|try|except|finally|for|while|with|match|case)\b")
+_TYPE_CHECKING_TEST = re.compile(r"(?:if|elif)\s+(?:[A-Za-z_][A-Za-z0-9_]*\.)*TYPE_CHECKING\s*:")
 
 
-class SourceRegions:
-    """One file's import statements, parsed region by region as lines are asked for.
+class ImportStatements:
+    """One file's import statements, read one at a time at the lines grimp names.
 
-    Only the top-level statements that hold the asked lines are parsed (a report about a few
-    imports of a large file does not pay for the whole file); where a region cannot be parsed
-    on its own (a line at column 0 inside a string, say), the whole file is.
+    A report shows a handful of statements of a file; parsing the whole file for them costs
+    more than the rest of the report. A lexical pass over the file (strings, comments,
+    brackets) tells where logical lines start; the statement at a line is parsed alone, and its
+    scope is read from the block headers above it, as `parse_imports` sets it. Where the line
+    is not a plain import statement (`if x: import y`, `lazy import`), or its text does not
+    read as one, the whole file is parsed instead.
     """
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.text = read_source(path)
-        self.source = self.text.splitlines(keepends=True)
-        self.parsed: set[int] = set()
-        self.imports: dict[int, RawImport] = {}
+        self.lines = self.text.splitlines()
+        self._starts: list[int] | None = None
+        self._whole: dict[int, list[RawImport]] | None = None
+        self._found: dict[int, list[RawImport]] = {}
 
     def imports_at(self, lines: "set[int] | frozenset[int]") -> list[RawImport]:
         """The import statements that start on `lines`, as `parse_imports` reads them."""
+        found = []
         for line in sorted(lines):
-            if line in self.parsed or not 1 <= line <= len(self.source):
+            if line not in self._found:
+                self._found[line] = self._statements(line) if self._whole is None else self._whole.get(line, [])
+            found.extend(self._found[line])
+        return found
+
+    def _statements(self, line: int) -> list[RawImport]:
+        """The statements of the logical line at `line` (`import a; import b` has two)."""
+        if not 1 <= line <= len(self.lines) or not _IMPORT_START.match(self.lines[line - 1].lstrip()):
+            return self._from_whole_file(line)
+        starts = self._logical_starts()
+        index = bisect.bisect_left(starts, line)
+        if index == len(starts) or starts[index] != line:
+            return self._from_whole_file(line)
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.lines)
+        text = "\n".join(self.lines[line - 1 : end]).lstrip()
+        try:
+            tree = ast.parse(text, filename=self.path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return self._from_whole_file(line)
+        if not tree.body or not all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
+            return self._from_whole_file(line)
+        collector = _ImportCollector(line_offset=line - 1, scopes=self._scopes(index, starts))
+        collector.visit(tree)
+        return collector.imports
+
+    def _from_whole_file(self, line: int) -> list[RawImport]:
+        if self._whole is None:
+            self._whole = {}
+            for raw in parse_imports(self.path, self.text):
+                self._whole.setdefault(raw.first_line, []).append(raw)
+        return self._whole.get(line, [])
+
+    def _logical_starts(self) -> list[int]:
+        """The lines (1-based) on which a logical line begins, blank and comment lines aside.
+
+        Strings and comments are blanked out first (a line inside a string is marked with a NUL,
+        so it never starts anything); then a line starts a logical line when no bracket is open
+        and the line before does not end with a backslash."""
+        if self._starts is None:
+            cleaned = _STRING_OR_COMMENT.sub(_blank, self.text)
+            starts = []
+            depth = 0
+            continued = False
+            for number, line in enumerate(cleaned.split("\n"), start=1):
+                if depth == 0 and not continued and not line.startswith("\0") and line.strip():
+                    starts.append(number)
+                depth = max(0, depth + line.count("(") + line.count("[") + line.count("{") - line.count(")") - line.count("]") - line.count("}"))
+                continued = line.rstrip().endswith("\\")
+            self._starts = starts
+        return self._starts
+
+    def _indent(self, line: int) -> int:
+        text = self.lines[line - 1].expandtabs(8)
+        return len(text) - len(text.lstrip())
+
+    def _keyword(self, line: int) -> str:
+        found = _HEADER.match(self.lines[line - 1].lstrip())
+        return found.group(1) if found else ""
+
+    def _scopes(self, index: int, starts: list[int]) -> list[Scope]:
+        """The scopes `_ImportCollector` has entered at `starts[index]`, outermost first, read
+        from the headers of the blocks that hold it."""
+        scopes: list[Scope] = []
+        need = self._indent(starts[index])
+        position = index - 1
+        while need > 0 and position >= 0:
+            header = starts[position]
+            indent = self._indent(header)
+            position -= 1
+            if indent >= need:
                 continue
-            start, end = _top_level_region(self.source, line)
-            try:
-                tree = ast.parse("".join(self.source[start - 1 : end]), filename=self.path)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                self._parse_whole_file()
+            word = self._keyword(header)
+            if word in ("except", "finally") or (word == "else" and self._owner(position, indent, starts) in ("try", "except")):
+                scopes.append(Scope.TRY)
+            elif word == "try":
+                scopes.append(Scope.TRY)
+            elif word == "def":
+                scopes.append(Scope.FUNCTION)
+            elif word == "class":
+                scopes.append(Scope.CLASS)
+            elif word in ("if", "elif") and _TYPE_CHECKING_TEST.match(self.lines[header - 1].lstrip()):
+                scopes.append(Scope.TYPE_CHECKING)
+            need = indent
+        return scopes[::-1]
+
+    def _owner(self, position: int, indent: int, starts: list[int]) -> str:
+        """The statement an `else` clause at `indent` (above `starts[position + 1]`) belongs to."""
+        while position >= 0:
+            header = starts[position]
+            here = self._indent(header)
+            if here < indent:
                 break
-            collector = _ImportCollector(line_offset=start - 1)
-            collector.visit(tree)
-            self.imports.update((raw.first_line, raw) for raw in collector.imports)
-            self.parsed.update(range(start, end + 1))
-        return [self.imports[line] for line in sorted(lines) if line in self.imports]
-
-    def _parse_whole_file(self) -> None:
-        self.imports = {raw.first_line: raw for raw in parse_imports(self.path, self.text)}
-        self.parsed = set(range(1, len(self.source) + 1))
-
-
-def _starts_statement(text: str) -> bool:
-    """Whether a line begins a top-level statement (a guess the parse then confirms)."""
-    return bool(text) and not text[0].isspace() and text[0] not in "#)]}" and not _CLAUSE.match(text)
+            if here == indent:
+                word = self._keyword(header)
+                if word in ("try", "except", "if", "elif", "for", "while"):
+                    return word
+                if word not in ("else", "finally"):
+                    break
+            position -= 1
+        return ""
 
 
-def _top_level_region(source: list[str], line: int) -> tuple[int, int]:
-    """First and last line of the top-level statement (decorators included) holding `line`."""
-    start = line
-    while start > 1 and not _starts_statement(source[start - 1]):
-        start -= 1
-    while start > 1 and source[start - 2].startswith("@"):
-        start -= 1
-    end = line
-    while end < len(source) and not (_starts_statement(source[end]) and not source[end].startswith("@")):
-        end += 1
-    return start, end
+def _blank(match: "re.Match[str]") -> str:
+    """A string or comment as the lexical pass sees it: one character (none for a comment),
+    and each line it goes on to marked with a NUL."""
+    text = match.group()
+    return ("" if text.startswith("#") else "_") + "\n\0" * text.count("\n")
 
 
 def _is_type_checking_test(test: ast.expr) -> bool:
@@ -197,11 +288,12 @@ def _is_type_checking_test(test: ast.expr) -> bool:
 
 
 class _ImportCollector(ast.NodeVisitor):
-    """Walks a module keeping a stack of enclosing scopes."""
+    """Walks a module keeping a stack of enclosing scopes (`scopes`: those it is already in,
+    for a statement read alone)."""
 
-    def __init__(self, line_offset: int = 0) -> None:
+    def __init__(self, line_offset: int = 0, scopes: "list[Scope] | None" = None) -> None:
         self.imports: list[RawImport] = []
-        self._scopes: list[Scope] = []
+        self._scopes: list[Scope] = list(scopes or ())
         self._offset = line_offset
 
     def generic_visit(self, node: ast.AST) -> None:
@@ -274,3 +366,284 @@ class _ImportCollector(ast.NodeVisitor):
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         self._record(node, is_from=True)
+
+
+@dataclass(frozen=True)
+class RawBinding:
+    """What an import statement bound a local name to.
+
+    `import a.b` binds `a` to module `a`; `import a.b as m` binds `m` to module `a.b`;
+    `from .x import y as m` binds `m` to `y` of `.x` (`module="x"`, `level=1`, `name="y"`),
+    which may be a module or not: only resolving it against the package tells.
+    """
+
+    module: str | None
+    level: int = 0
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class RawNameUse:
+    """A name read on a module imported whole, before the module is resolved.
+
+    `binding` is the import behind the expression's first name, or None for a dotted string
+    (`mock.patch("pkg.mod.name")`); `attributes` are the names read after it, each at its own
+    line: `m.sub.NAME` gives `(sub, NAME)`, `getattr(m, "NAME")` gives `(NAME,)`.
+    """
+
+    binding: RawBinding | None
+    attributes: tuple[RawName, ...]
+    use: NameUse
+    scope: Scope
+    in_function: bool
+    type_checking: bool
+
+
+@dataclass(frozen=True)
+class ModuleBindings:
+    """The names a module binds at module level, read statically.
+
+    `complete` is False where the source cannot tell: a star import, a module-level
+    `__getattr__`, a call of `globals()`.
+    """
+
+    names: frozenset[str]
+    complete: bool
+
+
+def parse_name_uses(path: str, text: str | None = None) -> list[RawNameUse]:
+    """Every name the file reads on a module it imported whole: attributes, getattr, patches.
+
+    Scoping is Python's, simplified: an alias bound by an import in a function holds in that
+    function (and the functions nested in it); a parameter, an assignment or a loop variable
+    of the same name in a function hides an outer alias; where a scope both imports a name and
+    assigns it, the import wins (a fallback such as `except ImportError: mod = None`).
+    """
+    return _NameUseFinder().find(_parse_tree(path, text))
+
+
+def module_bindings(path: str, text: str | None = None) -> ModuleBindings:
+    """The names the file binds at module level: assignments, defs, classes, imports, `global`s."""
+    tree = _parse_tree(path, text)
+    names = set(_scope_bindings(tree.body))
+    complete = "__getattr__" not in names
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            names.update(node.names)
+        elif isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
+            complete = False
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "globals":
+            complete = False
+    return ModuleBindings(frozenset(names), complete)
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop, ast.Import, ast.ImportFrom, ast.Pass)
+
+
+def _scope_bindings(body: list[ast.stmt], arguments: ast.arguments | None = None) -> dict[str, RawBinding | None]:
+    """The names one scope binds, each to the first import that binds it there (None where no
+    import does: a parameter, an assignment, a def); names declared `global` or `nonlocal`
+    are left to the enclosing scopes. Only statements are walked (an assignment expression
+    inside an expression does not count), which keeps this fast on large files."""
+    local: dict[str, RawBinding | None] = {}
+    imported: dict[str, RawBinding] = {}
+    outer: set[str] = set()
+    if arguments is not None:
+        every = (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg)
+        local.update((arg.arg, None) for arg in every if arg is not None)
+    pending: list[ast.AST] = list(reversed(body))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            local[node.name] = None
+            continue  # a body of its own scope
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                bound = alias.asname or alias.name.partition(".")[0]
+                imported.setdefault(bound, RawBinding(alias.name if alias.asname else bound))
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name != "*":
+                    imported.setdefault(alias.asname or alias.name, RawBinding(node.module, node.level, alias.name))
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            outer.update(node.names)
+        else:
+            local.update((name, None) for name in _bound_names(node))
+        inside = [child for field in ("body", "handlers", "orelse", "finalbody", "cases") for child in getattr(node, field, None) or ()]
+        pending.extend(reversed(inside))
+    local.update(imported)
+    for name in outer:
+        local.pop(name, None)
+    return local
+
+
+def _bound_names(node: ast.AST) -> list[str]:
+    """The names one statement (or clause) binds: its targets, `as` names and match captures."""
+    if isinstance(node, (ast.Assign, ast.Delete)):
+        targets = node.targets
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+        targets = [node.target]
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        targets = [item.optional_vars for item in node.items if item.optional_vars is not None]
+    elif isinstance(node, ast.ExceptHandler):
+        return [node.name] if node.name else []
+    elif isinstance(node, ast.match_case):
+        return [
+            capture
+            for pattern in ast.walk(node.pattern)
+            for capture in (getattr(pattern, "name", None), getattr(pattern, "rest", None))
+            if capture
+        ]
+    else:
+        return []
+    return [
+        name.id
+        for target in targets
+        for name in ast.walk(target)
+        if isinstance(name, ast.Name) and not isinstance(name.ctx, ast.Load)  # `mod.X = 1` binds no name
+    ]
+
+
+@dataclass(frozen=True)
+class _Context:
+    """The scopes around a node: each frame's bindings (class frames are seen only from their
+    own body, as in Python), and the constructs the node sits in."""
+
+    frames: tuple[tuple[bool, dict[str, RawBinding | None]], ...]
+    scopes: tuple[Scope, ...] = ()
+
+    def lookup(self, name: str) -> RawBinding | None:
+        last = len(self.frames) - 1
+        for position in range(last, -1, -1):
+            is_class, bindings = self.frames[position]
+            if (not is_class or position == last) and name in bindings:
+                return bindings[name]
+        return None
+
+    def inner(self, bindings: dict[str, RawBinding | None], scope: Scope | None = None, is_class: bool = False) -> "_Context":
+        scopes = self.scopes if scope is None else (*self.scopes, scope)
+        return _Context((*self.frames, (is_class, bindings)), scopes)
+
+
+def _attribute_chain(node: ast.expr) -> tuple[ast.expr, tuple[RawName, ...]]:
+    """`a.b.c` as its base expression `a` and the names read on it, each at its own line."""
+    names = []
+    while isinstance(node, ast.Attribute):
+        names.append(RawName(node.attr, node.end_lineno or node.lineno))
+        node = node.value
+    return node, tuple(reversed(names))
+
+
+def _dotted_string(node: ast.expr) -> tuple[str, ...] | None:
+    """The parts of a constant such as `"pkg.mod.name"`, as patch targets are written."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return None
+    parts = tuple(node.value.split("."))
+    return parts if len(parts) > 1 and all(part.isidentifier() for part in parts) else None
+
+
+def _called_name(node: ast.Call) -> str | None:
+    if isinstance(node.func, ast.Name):
+        return node.func.id
+    if isinstance(node.func, ast.Attribute):
+        return node.func.attr
+    return None
+
+
+def _is_patch(node: ast.expr) -> bool:
+    """`patch` or `<anything>.patch`: `mock.patch`, `unittest.mock.patch`, `mocker.patch`."""
+    return (isinstance(node, ast.Name) and node.id == "patch") or (isinstance(node, ast.Attribute) and node.attr == "patch")
+
+
+class _NameUseFinder:
+    """Walks a module without recursion (a huge expression cannot exhaust the stack), keeping
+    the scopes each node sits in, and records each name read on an imported module."""
+
+    def __init__(self) -> None:
+        self.uses: list[RawNameUse] = []
+
+    def find(self, tree: ast.Module) -> list[RawNameUse]:
+        module = _Context(((False, _scope_bindings(tree.body)),))
+        pending: list[tuple[ast.AST, _Context]] = [(node, module) for node in tree.body]
+        while pending:
+            node, context = pending.pop()
+            pending.extend(self._visit(node, context))
+        return self.uses
+
+    def _visit(self, node: ast.AST, context: _Context) -> list[tuple[ast.AST, _Context]]:
+        """Record what `node` itself uses; return its children, each with its own context."""
+        if isinstance(node, _LEAVES):
+            return []
+        if isinstance(node, ast.Attribute):
+            base, names = _attribute_chain(node)
+            if isinstance(base, ast.Name):
+                self._record(context.lookup(base.id), names, NameUse.ATTRIBUTE, context)
+                return []
+            return [(base, context)]
+        if isinstance(node, ast.Call):
+            self._call(node, context)
+            return [(child, context) for child in ast.iter_child_nodes(node)]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = context.inner(_scope_bindings(node.body, node.args), Scope.FUNCTION)
+            around = [*node.decorator_list, node.args, *([node.returns] if node.returns else [])]
+            return [(n, context) for n in around] + [(n, body) for n in node.body]
+        if isinstance(node, ast.ClassDef):
+            body = context.inner(_scope_bindings(node.body), Scope.CLASS, is_class=True)
+            around = [*node.decorator_list, *node.bases, *node.keywords]
+            return [(n, context) for n in around] + [(n, body) for n in node.body]
+        if isinstance(node, ast.Lambda):
+            return [(node.args, context), (node.body, context.inner(_scope_bindings([], node.args)))]
+        if isinstance(node, _COMPREHENSIONS):
+            targets = {n.id: None for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+            inner = context.inner(dict(targets))
+            return [(child, inner) for child in ast.iter_child_nodes(node)]
+        if isinstance(node, ast.If) and _is_type_checking_test(node.test):
+            guarded = _Context(context.frames, (*context.scopes, Scope.TYPE_CHECKING))
+            return [(node.test, context), *((n, guarded) for n in node.body), *((n, context) for n in node.orelse)]
+        return [(child, context) for child in ast.iter_child_nodes(node)]
+
+    def _call(self, node: ast.Call, context: _Context) -> None:
+        called, args = _called_name(node), node.args
+        if called == "getattr" and isinstance(node.func, ast.Name) and len(args) >= 2:
+            self._on_module(args[0], args[1], NameUse.GETATTR, context)
+        elif called in ("setattr", "delattr") and args:
+            parts = _dotted_string(args[0]) if isinstance(node.func, ast.Attribute) else None
+            if parts:
+                self._record_string(parts, args[0].lineno, context)
+            elif len(args) >= 2:
+                self._on_module(args[0], args[1], NameUse.PATCH, context)
+        elif called == "patch" and args:
+            parts = _dotted_string(args[0])
+            if parts:
+                self._record_string(parts, args[0].lineno, context)
+        elif called == "object" and isinstance(node.func, ast.Attribute) and _is_patch(node.func.value) and len(args) >= 2:
+            self._on_module(args[0], args[1], NameUse.PATCH, context)
+
+    def _on_module(self, target: ast.expr, name: ast.expr, use: NameUse, context: _Context) -> None:
+        """`getattr(target, "name")` and the like, where `target` may be an imported module."""
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.isidentifier()):
+            return
+        base, names = _attribute_chain(target)
+        if isinstance(base, ast.Name):
+            self._record(context.lookup(base.id), (*names, RawName(name.value, name.lineno)), use, context)
+
+    def _record_string(self, parts: tuple[str, ...], line: int, context: _Context) -> None:
+        self._append(None, tuple(RawName(part, line) for part in parts), NameUse.PATCH, context)
+
+    def _record(self, binding: RawBinding | None, names: tuple[RawName, ...], use: NameUse, context: _Context) -> None:
+        if binding is not None and names:
+            self._append(binding, names, use, context)
+
+    def _append(self, binding: RawBinding | None, names: tuple[RawName, ...], use: NameUse, context: _Context) -> None:
+        scopes = context.scopes
+        self.uses.append(
+            RawNameUse(
+                binding=binding,
+                attributes=names,
+                use=use,
+                scope=scopes[-1] if scopes else Scope.MODULE,
+                in_function=Scope.FUNCTION in scopes,
+                type_checking=Scope.TYPE_CHECKING in scopes,
+            )
+        )

@@ -36,8 +36,9 @@ def load_contracts(
     evidence: Evidence,
     contract_ids: Sequence[str] = (),
     probes: ProbeSelection = ProbeSelection.ALL,
-) -> list["Contract"]:
-    """The selected contracts of `settings`, built and checked against the package.
+) -> tuple[list["Contract"], list["Contract"]]:
+    """The selected contracts of `settings`, built and checked against the package, and the
+    ones the probe selection skipped.
 
     Every problem of the file is raised at once, in one ConfigError: run-wide options, every
     contract's options, duplicate ids, unknown `--contract` ids, and (for the selected
@@ -46,16 +47,16 @@ def load_contracts(
     problems = list(settings.problems)
     contracts = _build(settings, problems)
     try:
-        selected = select(contracts, contract_ids, probes, settings)
+        selected, skipped = _selection(contracts, contract_ids, probes, settings)
     except ConfigError as error:
         problems.extend(error.problems)
-        selected = []
+        selected, skipped = [], []
     if settings.roots_known:
         problems.extend(_validate(selected, evidence))
     problems.extend(p for c in contracts for p in c.problems)
     if problems:
         raise ConfigError(problems)
-    return selected
+    return selected, skipped
 
 
 def _build(settings: Settings, problems: list[Problem]) -> list["Contract"]:
@@ -136,7 +137,7 @@ def _single_module_roots(evidence: Evidence, user: "Contract") -> list[Problem]:
 
 
 def select(contracts: list["Contract"], ids: Sequence[str], probes: ProbeSelection, settings: Settings) -> list["Contract"]:
-    """The contracts that `--contract` ids and the probe selection leave; none is an error."""
+    """The contracts that `--contract` ids and the probe selection leave."""
     if ids:
         known = {c.key for c in contracts} | {c.name for c in contracts}
         unknown = [i for i in ids if i not in known]
@@ -150,22 +151,29 @@ def select(contracts: list["Contract"], ids: Sequence[str], probes: ProbeSelecti
                 )
             )
         contracts = [c for c in contracts if c.key in ids or c.name in ids]
-    chosen = contracts
     if probes is ProbeSelection.STATIC:
-        chosen = [c for c in contracts if c.type_name != "probe"]
+        contracts = [c for c in contracts if c.type_name != "probe"]
     elif probes is ProbeSelection.PROBES:
-        chosen = [c for c in contracts if c.type_name == "probe"]
-    if contracts and not chosen:
-        option = "--no-probe" if probes is ProbeSelection.STATIC else "--probe-only"
+        contracts = [c for c in contracts if c.type_name == "probe"]
+    return contracts
+
+
+def _selection(contracts: list["Contract"], ids: Sequence[str], probes: ProbeSelection, settings: Settings) -> tuple[list["Contract"], list["Contract"]]:
+    """(selected, skipped): the contracts to check, and those the probe selection leaves out;
+    a selection that leaves nothing to check is an error."""
+    chosen = select(contracts, ids, ProbeSelection.ALL, settings)
+    selected = select(chosen, (), probes, settings)
+    if chosen and not selected:
+        what = "probe" if probes is ProbeSelection.PROBES else "static"
         raise ConfigError(
             Problem(
                 settings.path,
                 0,
-                f"no contract to check: {option} leaves out every contract selected",
-                hint=f"drop {option}, or select other contracts",
+                f"no {what} contract to check: the selection leaves out all {_plural(len(chosen), 'contract')}",
+                hint="drop --no-probe or --probe-only, or name other contracts",
             )
         )
-    return chosen
+    return selected, [c for c in chosen if c not in selected]
 
 
 def check_settings(
@@ -175,15 +183,18 @@ def check_settings(
     use_cache: bool = True,
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    chains: int = 0,
 ) -> RunReport:
-    """Decide the selected contracts of `settings`."""
+    """Decide the selected contracts of `settings`, listing `chains` chains per group of chains
+    beyond one example per import of its cut."""
     evidence = Evidence(settings, use_cache=use_cache)
-    contracts = load_contracts(settings, evidence, contract_ids, probes)
+    evidence.listed_chains = chains
+    contracts, skipped = load_contracts(settings, evidence, contract_ids, probes)
 
     static = [c for c in contracts if c.type_name != "probe"]
     evidence.graph_users = sum(1 for c in static if c.needs_graph)
     evidence.include_external_packages = settings.include_external_packages or any(c.needs_external_packages(evidence) for c in static if c.needs_graph)
-    static_results, warnings = _decide_static(static, evidence, settings, use_cache)
+    static_results, warnings = _decide_static(static, evidence, settings, use_cache, chains)
     results = dict(zip((i for i, c in enumerate(contracts) if c.type_name != "probe"), static_results))
     probe_contracts = [c for c in contracts if c.type_name == "probe"]
     if probe_contracts:
@@ -193,10 +204,16 @@ def check_settings(
         config_path=settings.path,
         results=tuple(results[i] for i in range(len(contracts))),
         warnings=settings.notes + tuple(warnings),
+        skipped_probes=sum(1 for c in skipped if c.type_name == "probe"),
+        skipped_static=sum(1 for c in skipped if c.type_name != "probe"),
     )
 
 
-def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Settings, use_cache: bool) -> tuple[list[ContractResult], list[str]]:
+def _plural(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Settings, use_cache: bool, chains: int) -> tuple[list[ContractResult], list[str]]:
     """Decide the static contracts, from the result cache when nothing they depend on changed.
 
     Only runs that need the whole graph use the cache: a run about a few modules' direct
@@ -210,6 +227,11 @@ def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Se
     from layering.adapters import result_cache
     from layering.domain.serialization import result_from_data, result_to_data
 
+    unusable = result_cache.prepare(settings.cache_dir)
+    if unusable:
+        evidence.use_cache = False
+        results = [_decide(c, evidence) for c in contracts]
+        return results, [unusable] + [w for c in contracts for w in c.warnings(evidence)]
     cache = result_cache.ResultCache(settings.cache_dir)
     states = result_cache.file_states(evidence.package_files.files)
     key = result_cache.run_key(
@@ -222,6 +244,7 @@ def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Se
             settings.exclude_type_checking_imports,
             settings.include_external_packages,
             [c.spec.options for c in contracts],
+            chains,
             sorted(states.items()),
         ]
     )

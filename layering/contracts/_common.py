@@ -10,12 +10,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from layering.domain.allowances import Allowance, unused
+from layering.domain.allowances import Allowance, record_use, unused, unused_names
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern, is_dotted_name
-from layering.domain.results import ContractResult, ItemResult, StaleEntry, Verdict, Violation
+from layering.domain.results import ChainGroup, ContractResult, CutImport, ItemResult, StaleEntry, Verdict, Violation, shown_names
 
 if TYPE_CHECKING:
+    from layering.domain.chains import ChainsAndCut, Edge
     from layering.domain.facts import ImportFact
     from layering.engine.config import ContractSpec, Settings
     from layering.engine.evidence import Evidence
@@ -132,6 +133,27 @@ def parse_allowance(value: Any, importer_required: bool) -> Allowance:
     raise OptionError(f"an allowance is a string or a table, got {value!r}")
 
 
+def import_expression(value: Any) -> tuple[ModulePattern, ModulePattern]:
+    if not isinstance(value, str) or "->" not in value:
+        raise OptionError(f"{value!r}: an ignored import is written 'importer -> imported'")
+    importer, _, imported = value.partition("->")
+    try:
+        return ModulePattern.parse(importer.strip()), ModulePattern.parse(imported.strip())
+    except ValueError as error:
+        raise OptionError(str(error)) from None
+
+
+def matching_edges(graph: Any, importer: ModulePattern, imported: ModulePattern) -> list[tuple[str, str]]:
+    importers = [m for m in graph.modules if importer.matches(m)]
+    edges = []
+    for module in importers:
+        for target in graph.find_modules_directly_imported_by(module):
+            if imported.matches(target):
+                edges.append((module, target))
+    return sorted(edges)
+
+
+
 @dataclass(frozen=True)
 class Option:
     """A declared option: how to read it, whether it is required, its default, what it means."""
@@ -177,6 +199,9 @@ class Contract:
         self.problems: list[Problem] = []
         self.unseen_externals: list[tuple[str, ModulePattern]] = []
         self.stale_entries: list[StaleEntry] = []
+        self.chain_groups: list[ChainGroup] = []
+        self.ignored_imports = 0
+        self.alerts: list[str] = []
         raw = spec.options
         self.name = raw.get("name") if isinstance(raw.get("name"), str) else f"{self.type_name} #{spec.index + 1}"
         self.contract_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
@@ -252,7 +277,8 @@ class Contract:
     def excused(self, fact: "ImportFact", used: set[Allowance]) -> bool:
         """Whether an allowance excuses `fact`; each one that does is marked as used."""
         excusing = [a for a in self.allowances if a.excuses(fact)]
-        used.update(excusing)
+        for allowance in excusing:
+            record_use(used, allowance, fact)
         return bool(excusing)
 
     def notes(self) -> tuple[str, ...]:
@@ -297,22 +323,39 @@ class Contract:
         return self.spec.line_of(option)
 
     def warnings(self, evidence: "Evidence") -> list[str]:
-        """Notes for external names that are neither installed nor imported by what was read."""
+        """What the run should say without failing: external names that are neither installed
+        nor imported by what was read, and alerts raised while checking."""
         where = self.settings.display_path(self.settings.path)
         return [
             f"{where}:{self._pattern_line(option, pattern)}: contract '{self.name}': '{pattern}' is neither "
             "installed here nor imported by the modules checked (fine if intended; check the spelling)"
             for option, pattern in self.unseen_externals
             if not evidence.mentions(pattern)
-        ]
+        ] + self.alerts
+
+    def stale_ignores(self, unmatched: "list[tuple[int, str]]") -> list[Violation]:
+        """Ignored imports (position, text) that match no import, by the contract's
+        `unmatched_ignore_imports_alerting`: "error" (default) breaks it, "warn" says so, "none" is silent."""
+        alerting = self.spec.options.get("unmatched_ignore_imports_alerting", "error")
+        where = self.settings.display_path(self.settings.path)
+        violations = []
+        for position, text in unmatched:
+            line = self.spec.line_of_entry("ignore_imports", position)
+            if alerting == "warn":
+                self.alerts.append(f"{where}:{line}: contract '{self.name}': ignored import '{text}' matches no import (remove it)")
+            elif alerting == "error":
+                self.stale_entries.append(StaleEntry("ignore_imports", position, text))
+                violations.append(
+                    Violation(path=where, line=line, code=STALE_ALLOWANCE, message=f"ignored import '{text}' matches no import: remove it")
+                )
+        return violations
 
     def result(self, violations: list[Violation], used: set[Allowance], notes: tuple[str, ...] = ()) -> ContractResult:
         """Turn findings into a verdict: stale allowances break; `expect = "broken"` inverts."""
-        return self.verdict(sorted(set(violations)), self.stale_findings(used), notes)
-
-    def stale_findings(self, used: set[Allowance]) -> list[Violation]:
-        """A finding for each allowance (or other exception of the contract) that excused nothing."""
-        return [self.stale_allowance(a) for a in unused(self.allowances, used)]
+        findings = sorted(set(violations))
+        stale = [self.stale_allowance(a) for a in unused(self.allowances, used)]
+        stale.extend(self.stale_name(a, name) for a, name in unused_names(self.allowances, used))
+        return self.verdict(findings, stale, notes)
 
     def stale_allowance(self, allowance: Allowance) -> Violation:
         self.stale_entries.append(StaleEntry("allow", allowance.index, allowance.describe()))
@@ -321,6 +364,15 @@ class Contract:
             line=allowance.line or self.spec.line,
             code=STALE_ALLOWANCE,
             message=f"allowance '{allowance.describe()}' matches no import: remove it (allowances only shrink)",
+        )
+
+    def stale_name(self, allowance: Allowance, name: str) -> Violation:
+        self.stale_entries.append(StaleEntry("allow", allowance.index, allowance.describe(), name))
+        return Violation(
+            path=self.settings.display_path(self.settings.path),
+            line=allowance.line or self.spec.line,
+            code=STALE_ALLOWANCE,
+            message=f"allowance '{allowance.describe()}': no import takes '{name}' any more: remove the name (allowances only shrink)",
         )
 
     def verdict(self, findings: list[Violation], stale: list[Violation], notes: tuple[str, ...] = (), items: tuple[ItemResult, ...] = ()) -> ContractResult:
@@ -353,6 +405,8 @@ class Contract:
             source_line=self.spec.line,
             items=items,
             stale=tuple(sorted(self.stale_entries, key=lambda e: (e.option, e.index or 0))),
+            chain_groups=tuple(self.chain_groups),
+            ignored_imports=self.ignored_imports,
         )
 
     def error(self, violations: tuple[Violation, ...]) -> ContractResult:
@@ -377,15 +431,62 @@ def suggest_module(evidence: "Evidence", pattern: ModulePattern) -> str:
     return did_you_mean(pattern.text, siblings) or did_you_mean(pattern.text, evidence.modules)
 
 
-def fact_violation(fact: "Any", code: str, message: str | None = None) -> Violation:
-    """A violation pointing at the line of one imported name."""
-    return Violation(
-        path=fact.path,
-        line=fact.line,
-        code=code,
-        message=message or fact.describe(),
-        importer=fact.importer,
-        imported=fact.imported,
-        names=(fact.name,) if fact.name else (),
-        qualifiers=fact.qualifiers(),
-    )
+def chain_group(
+    evidence: "Evidence",
+    found: "ChainsAndCut",
+    source: str,
+    target: str,
+    code: "Callable[[Edge], str]",
+    facts: "dict[Edge, list[ImportFact]] | None" = None,
+) -> ChainGroup:
+    """A cut and its chains as a report shows them: one finding per import statement of each
+    import of the cut, its example chain located; most-crossed imports first. Only the files of
+    what is shown are read (`evidence.listed_chains` more chains are listed)."""
+    facts = facts or {}
+    cut = []
+    for edge in found.cut:
+        example = evidence.locate(found.example[edge], facts)
+        statements = tuple(
+            Violation(
+                path=hop.path,
+                line=hop.line,
+                code=code(edge),
+                message=f"{hop.importer} imports {hop.imported}{shown_names(hop.names)}",
+                importer=hop.importer,
+                imported=hop.imported,
+                names=hop.names,
+                qualifiers=hop.qualifiers,
+                chain=example,
+            )
+            for hop in evidence.statements(*edge, facts.get(edge))
+        )
+        cut.append(CutImport(edge[0], edge[1], statements, found.through[edge], example))
+    cut.sort(key=lambda c: (-c.chains, c.importer, c.imported))
+    listed = tuple(evidence.locate(chain, facts) for chain in found.chains[: evidence.listed_chains])
+    return ChainGroup(source, target, len(found.chains), tuple(cut), listed)
+
+
+def statement_violations(facts: "list[ImportFact]", code: str, suffix: "Callable[[ImportFact], str] | None" = None) -> list[Violation]:
+    """One finding per import statement (and module it imports) among `facts`, at the line of
+    its first name, naming every one of them: `importer imports module (names)`."""
+    by_statement: dict[tuple[str, int, str], list[ImportFact]] = {}
+    for fact in sorted(facts):
+        by_statement.setdefault((fact.path, fact.first_line, fact.imported), []).append(fact)
+    violations = []
+    for group in by_statement.values():
+        first = group[0]
+        names = tuple(sorted({f.shown_name for f in group if f.shown_name}))
+        message = f"{first.importer} imports {first.imported}{shown_names(names)}"
+        violations.append(
+            Violation(
+                path=first.path,
+                line=first.line,
+                code=code,
+                message=message + (suffix(first) if suffix else ""),
+                importer=first.importer,
+                imported=first.imported,
+                names=names,
+                qualifiers=first.qualifiers(),
+            )
+        )
+    return violations

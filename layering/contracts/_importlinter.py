@@ -7,29 +7,19 @@ are its options, with the same names as its TOML config, and the verdict is its 
 
 from __future__ import annotations
 
-import dataclasses
 import io
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from layering.contracts._common import COMMON_OPTIONS, STALE_ALLOWANCE, Contract, ContractInvalid, suggest_module
+from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid, chain_group, import_expression, matching_edges, suggest_module
 from layering.domain.allowances import Allowance
+from layering.domain.chains import chains_and_cut
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern
-from layering.domain.results import Hop, StaleEntry, Violation
+from layering.domain.results import Violation, shown_names
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
-
-
-def _as_importlinter_value(value: Any) -> Any:
-    """import-linter's fields parse strings (as from INI files); TOML gives typed values."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, list):
-        return [_as_importlinter_value(v) for v in value]
-    return value
 
 
 _STRING_HINTS = {
@@ -55,58 +45,6 @@ def is_internal_expression(evidence: "Evidence", text: str) -> bool:
     return bool(fixed) and evidence.is_internal(".".join(fixed))
 
 
-def _name(value: Any) -> str:
-    return getattr(value, "name", value) if not isinstance(value, str) else value
-
-
-def _hop_of(item: Any) -> tuple[str, str, tuple[int, ...]] | None:
-    if dataclasses.is_dataclass(item) and not isinstance(item, type):
-        item = {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
-    elif not isinstance(item, dict) and hasattr(item, "importer") and hasattr(item, "imported"):
-        item = {"importer": item.importer, "imported": item.imported}
-    if isinstance(item, dict) and "importer" in item and "imported" in item:
-        lines = item.get("line_numbers") or ()
-        if isinstance(lines, int):
-            lines = (lines,)
-        return _name(item["importer"]), _name(item["imported"]), tuple(int(n) for n in lines)
-    return None
-
-
-def chains_in(metadata: Any) -> list[list[tuple[str, str, tuple[int, ...]]]]:
-    """Every chain of imports that import-linter's result metadata holds, whatever its shape."""
-    found: list[list[tuple[str, str, tuple[int, ...]]]] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, (list, tuple, set, frozenset)):
-            items = list(node)
-            hops = [_hop_of(i) for i in items]
-            if items and all(h is not None for h in hops):
-                if all(not isinstance(i, (list, tuple)) for i in items) and _is_chain(hops):
-                    found.append(hops)  # type: ignore[arg-type]
-                else:
-                    found.extend([h] for h in hops)  # type: ignore[list-item]
-                return
-            for i in items:
-                walk(i)
-        elif isinstance(node, dict):
-            hop = _hop_of(node)
-            if hop is not None and not any(isinstance(v, (list, dict)) for k, v in node.items() if k not in ("line_numbers",)):
-                found.append([hop])
-                return
-            for value in node.values():
-                walk(value)
-        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-            for f in dataclasses.fields(node):
-                walk(getattr(node, f.name))
-
-    walk(metadata)
-    return found
-
-
-def _is_chain(hops: list) -> bool:
-    return all(a[1] == b[0] for a, b in zip(hops, hops[1:]))
-
-
 class ContractTypeUnavailable(Exception):
     """The class behind a contract type cannot be loaded here."""
 
@@ -126,17 +64,16 @@ class ImportLinterContract(Contract):
     violation_code: ClassVar[str]
     needs_graph = True
     rendered: tuple[str, ...] = ()
+    summaries: tuple[str, ...] = ()
     delegate: Any = None
     module_options: ClassVar[tuple[str, ...]] = ()
     """Options whose module expressions must each match a module of the package."""
+
 
     def _read_options(self, raw: dict[str, Any]) -> None:
         from importlinter.domain import fields
         from importlinter.domain.contract import InvalidContractOptions
 
-        self.ignored_imports: list[tuple[int, str]] = []
-        self.unmatched_ignores: list[tuple[int, str]] = []
-        self.alerting = "error"
         if "expect" in raw and raw["expect"] != "broken":
             self.problem("expect", f"contract '{self.name}': expect takes only \"broken\", got {raw['expect']!r}")
         try:
@@ -171,7 +108,6 @@ class ImportLinterContract(Contract):
         except Exception as error:  # noqa: BLE001 - a contract type of the user's own may raise anything
             self.problem("type", f"contract '{self.name}': {type(error).__name__} from {klass.__qualname__}: {error}")
             return
-        self._take_over_unmatched_ignores(options.get("ignore_imports"))
         self.check_can_fail(options)
 
     def _as_importlinter_value(self, key: str, value: Any) -> Any:
@@ -198,58 +134,8 @@ class ImportLinterContract(Contract):
         self.problem(key, f"contract '{self.name}', option '{key}': expected a string or a list of strings, got a table")
         return None
 
-    def _take_over_unmatched_ignores(self, ignore_imports: Any) -> None:
-        """Decide ignored imports that match nothing here, located at their own entry: the
-        delegate is told to say nothing about them (import-linter would raise for the whole
-        run), and `before_check` finds them before the delegate checks."""
-        from importlinter.application.contract_utils import AlertLevel
-        from importlinter.domain import fields
-
-        level = getattr(self.delegate, "unmatched_ignore_imports_alerting", None)
-        if not isinstance(level, AlertLevel) or ignore_imports is None:
-            return
-        self.alerting = level.value
-        self.delegate.unmatched_ignore_imports_alerting = AlertLevel.NONE
-        for index, entry in entries(ignore_imports):
-            self.ignored_imports.append((index, str(fields.ImportExpressionField().parse(entry))))
-
     def before_check(self, graph: Any, evidence: "Evidence") -> None:
-        """Look at the graph before the delegate checks it: the ignored imports that match no
-        import, before any is removed."""
-        if self.alerting == "none":
-            return
-        self.unmatched_ignores = [
-            (index, expression)
-            for index, expression in self.ignored_imports
-            if not graph.find_matching_direct_imports(import_expression=expression)
-        ]
-
-    def stale_findings(self, used: set[Allowance]) -> list[Violation]:
-        findings = super().stale_findings(used)
-        if self.alerting != "error":
-            return findings
-        for index, expression in self.unmatched_ignores:
-            self.stale_entries.append(StaleEntry("ignore_imports", index, expression))
-            findings.append(
-                Violation(
-                    path=self.settings.display_path(self.settings.path),
-                    line=self.spec.line_of_entry("ignore_imports", index),
-                    code=STALE_ALLOWANCE,
-                    message=f"ignored import '{expression}' matches no import: remove it",
-                )
-            )
-        return findings
-
-    def warnings(self, evidence: "Evidence") -> list[str]:
-        found = super().warnings(evidence)
-        if self.alerting == "warn":
-            where = self.settings.display_path(self.settings.path)
-            found += [
-                f"{where}:{self.spec.line_of_entry('ignore_imports', index)}: contract '{self.name}': "
-                f"No matches for ignored import {expression}."
-                for index, expression in self.unmatched_ignores
-            ]
-        return found
+        """Prepare the graph the delegate is about to check (types override)."""
 
     def check_can_fail(self, options: dict[str, Any]) -> None:
         """Add a problem when the options make a contract that cannot fail (types override)."""
@@ -307,29 +193,51 @@ class ImportLinterContract(Contract):
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         graph = evidence.graph_copy()
+        stale = self._drop_unmatched_ignores(graph)
         self.before_check(graph, evidence)
         try:
             check = self.delegate.check(graph, verbose=False)
         except ValueError as error:  # import-linter's word for options that do not fit the graph
             raise ContractInvalid(str(error)) from None
+        self.ignored_imports = getattr(check, "ignored_import_count", 0)
+        where = f"{self.settings.display_path(self.settings.path)}:{self.spec.line}: contract '{self.name}'"
+        self.alerts.extend(f"{where}: {warning}" for warning in check.warnings)
         if check.kept:
-            return []
-        violations = [self._violation(evidence, chain) for chain in chains_in(check.metadata)]
-        if not violations:
-            # A result whose metadata holds no chain: show import-linter's own words for it.
-            self.rendered = self._render(check)
-            violations = [
-                Violation(
-                    path=evidence.settings.display_path(evidence.settings.path),
-                    line=self.spec.line,
-                    code=self.violation_code,
-                    message=self.rendered[0] if self.rendered else "broken (see import-linter's report)",
-                )
-            ]
-        return violations
+            return stale
+        return stale + self.findings(evidence, graph, check)
+
+    def _drop_unmatched_ignores(self, graph: Any) -> list[Violation]:
+        """Ignored imports that match nothing are stale entries, reported one by one at their
+        alerting level (import-linter raises on the first); the delegate checks the rest."""
+        raw = self.spec.options.get("ignore_imports") or []
+        entries = [raw] if isinstance(raw, str) else raw
+        expressions = [(i, text, import_expression(text)) for i, text in enumerate(entries)]
+        unmatched = [(i, text, (a.text, b.text)) for i, text, (a, b) in expressions if not matching_edges(graph, a, b)]
+        if unmatched:
+            gone = {pair for _, _, pair in unmatched}
+            self.delegate.ignore_imports = {
+                e for e in self.delegate.ignore_imports if (e.importer.expression, e.imported.expression) not in gone
+            }
+        return self.stale_ignores([(i, text) for i, text, _ in unmatched])
+
+    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+        """The violations of a broken contract; a type without its own reading of import-linter's
+        result shows import-linter's report, located at the contract."""
+        self.rendered = self._render(check)
+        return [
+            Violation(
+                path=evidence.settings.display_path(evidence.settings.path),
+                line=self.spec.line,
+                code=self.violation_code,
+                message="broken; import-linter's report follows",
+            )
+        ]
 
     def notes(self) -> tuple[str, ...]:
-        return self.rendered
+        """Layering's own notes, then import-linter's report where it is shown (it holds the
+        guidance), else the contract's broken_contract_guidance."""
+        guidance = self.spec.options.get("broken_contract_guidance")
+        return self.summaries + (self.rendered or ((guidance,) if isinstance(guidance, str) and guidance.strip() else ()))
 
     def _render(self, check: Any) -> tuple[str, ...]:
         """import-linter's own report of the broken contract, as plain text."""
@@ -345,23 +253,42 @@ class ImportLinterContract(Contract):
             output.console = saved
         return tuple(line.rstrip() for line in buffer.getvalue().splitlines() if line.strip())
 
-    def _violation(self, evidence: "Evidence", chain: list[tuple[str, str, tuple[int, ...]]]) -> Violation:
-        hops = []
-        for importer, imported, lines in chain:
-            facts = evidence.facts_between(importer, imported)
-            names = tuple(sorted({f.name for f in facts if f.name}))
-            line = facts[0].line if facts else (min(lines) if lines else 0)
-            hops.append(Hop(importer, imported, evidence.display_path(importer), line, names,
-                            facts[0].qualifiers() if facts else ()))
-        first, last = hops[0], hops[-1]
-        through = f" through {len(hops)} imports" if len(hops) > 1 else ""
-        return Violation(
-            path=first.path,
-            line=first.line,
-            code=self.violation_code,
-            message=f"{first.importer} imports {last.imported}{through}",
-            importer=first.importer,
-            imported=last.imported,
-            names=first.names if len(hops) == 1 else (),
-            chain=tuple(hops),
-        )
+    def cut_findings(self, evidence: "Evidence", graph: Any, pairs: "list[tuple[str, str, set[str]]]", check: Any) -> list[Violation]:
+        """For each (importer package, imported package, modules left out) that import-linter
+        found broken, the minimum cut between the two and its chains, found by layering (the
+        same every run); import-linter decides only which pairs are broken."""
+        imports = evidence.imports_of(graph)
+        violations = []
+        for importer, imported, left_out in pairs:
+            found = chains_and_cut(imports, members(graph, importer), members(graph, imported), {m for x in left_out for m in members(graph, x)})
+            if not found.cut:  # import-linter saw a route that layering cannot trace: show its report
+                return self.findings(evidence, graph, check)
+            group = chain_group(evidence, found, importer, imported, lambda _: self.violation_code)
+            self.chain_groups.append(group)
+            violations.extend(v for cut in group.cut for v in cut.statements)
+        return violations
+
+    def link_findings(self, evidence: "Evidence", links: "list[tuple[str, str]]", describe: "Callable[[str, str], str]" = lambda a, b: "") -> list[Violation]:
+        """One finding per import statement of each (importer, imported) import-linter reported."""
+        return [
+            Violation(
+                path=hop.path,
+                line=hop.line,
+                code=self.violation_code,
+                message=f"{hop.importer} imports {hop.imported}{shown_names(hop.names)}{describe(importer, imported)}",
+                importer=hop.importer,
+                imported=hop.imported,
+                names=hop.names,
+                qualifiers=hop.qualifiers,
+            )
+            for importer, imported in sorted(set(links))
+            for hop in evidence.statements(importer, imported)
+        ]
+
+
+def members(graph: Any, module: str) -> set[str]:
+    """A module and its descendants in the graph (none for a squashed external package)."""
+    try:
+        return {module, *graph.find_descendants(module)}
+    except ValueError:
+        return {module}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from layering.contracts._importlinter import ImportLinterContract, entries
+from layering.domain.results import Violation
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -42,3 +43,21 @@ class AcyclicSiblingsContract(ImportLinterContract):
                         "children whose imports could form a cycle",
                         hint="name the package whose children must not import each other in a cycle",
                     ))
+    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+        """The imports import-linter nominates to break every cycle between siblings, statement
+        by statement, each naming the two siblings it leads between; a note per package."""
+        breakers = check.metadata["cycle_breakers_by_package"]
+        violations = []
+        notes = []
+        for package in sorted(breakers):
+            depth = package.count(".") + 2
+            pairs = {(a, b): (".".join(a.split(".")[:depth]), ".".join(b.split(".")[:depth])) for a, b in breakers[package]}
+            violations.extend(
+                self.link_findings(evidence, list(pairs), lambda a, b: f": one of the imports from {pairs[a, b][0]} to {pairs[a, b][1]} that close cycles")
+            )
+            notes.append(
+                f"The children of {package} import each other in cycles: removing the {len(pairs)} import(s) of it above "
+                f"({len(set(pairs.values()))} dependencies between children) makes them acyclic."
+            )
+        self.summaries = tuple(notes)
+        return violations

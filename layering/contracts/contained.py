@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from layering.contracts._common import Contract, fact_violation, option
+from layering.contracts._common import Contract, option, statement_violations
 from layering.domain.allowances import Allowance
 from layering.domain.patterns import is_within
 from layering.domain.results import Violation
@@ -53,6 +53,7 @@ class ContainedContract(Contract):
         within = evidence.expand(self.values["within"])
         violations = []
         for package in evidence.expand(self.values["packages"]):
+            found = []
             for module in [package, *evidence.descendants(package)]:
                 for fact in evidence.facts_of(module):
                     target = fact.dotted
@@ -60,11 +61,6 @@ class ContainedContract(Contract):
                         continue
                     if self.excused(fact, used):
                         continue
-                    violations.append(
-                        fact_violation(
-                            fact,
-                            CONTAINED_IMPORT,
-                            f"{fact.importer} imports {target}, outside its package {package}",
-                        )
-                    )
+                    found.append(fact)
+            violations.extend(statement_violations(found, CONTAINED_IMPORT, lambda _: f", outside its package {package}"))
         return violations

@@ -4,38 +4,42 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._common import STALE_ALLOWANCE, Contract, OptionError, fact_violation, option
-from layering.domain.allowances import Allowance
+from layering.contracts._common import Contract, OptionError, chain_group, import_expression, matching_edges, option, statement_violations
+from layering.contracts._names import (
+    name_findings,
+    parse_name_targets,
+    redundant_targets,
+    require_target_modules,
+    stale_target_notes,
+)
+from layering.domain.allowances import Allowance, record_use
+from layering.domain.chains import chains_and_cut
 from layering.domain.errors import Problem
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
-from layering.domain.results import Hop, StaleEntry, Violation
+from layering.domain.results import Violation
 
 if TYPE_CHECKING:
+    from layering.domain.name_targets import NameTarget
     from layering.engine.evidence import Evidence
 
 DIRECT_IMPORT = "LY001"
 INDIRECT_IMPORT = "LY002"
-
-
-def _import_expression(value: Any) -> tuple[ModulePattern, ModulePattern]:
-    if not isinstance(value, str) or "->" not in value:
-        raise OptionError(f"{value!r}: an ignored import is written 'importer -> imported'")
-    importer, _, imported = value.partition("->")
-    try:
-        return ModulePattern.parse(importer.strip()), ModulePattern.parse(imported.strip())
-    except ValueError as error:
-        raise OptionError(str(error)) from None
-
-
+FORBIDDEN_NAME = "LY005"
 
 
 class ForbiddenContract(Contract):
-    """`source_modules` must not import `forbidden_modules`.
+    """`source_modules` must not import `forbidden_modules`, nor take `forbidden_names`.
 
     Takes every option of import-linter's `forbidden` contract, with its verdicts, plus `allow`:
         source_modules:         modules that must not import the forbidden ones (patterns).
         forbidden_modules:      modules they must not import; external packages too (`grpc`).
+        forbidden_names:        names they must not take from a module, which they may still
+                                import: { module = "...", names = [...] } tables (names take
+                                `*`: "_*"). Importing one, or using it on the module imported
+                                whole (`mod.name`, getattr, a patch), is a finding; a name the
+                                module no longer defines is a note. A contract needs
+                                forbidden_modules, forbidden_names, or both.
         allow_indirect_imports: only direct imports count (default false: chains count too).
         ignore_imports:         import-linter's "importer -> imported" expressions, removed
                                 from the graph before checking.
@@ -53,12 +57,21 @@ class ForbiddenContract(Contract):
         source_modules = ["tensorrt_llm.serve.openai_client", "tensorrt_llm.serve.router"]
         forbidden_modules = ["tensorrt_llm.serve.responses_utils"]
         allow_indirect_imports = true
+
+        [[contracts]]
+        name = "The stream lifecycle is taken from _base.responses_stream, never from responses_utils"
+        type = "forbidden"
+        source_modules = ["tensorrt_llm"]
+        forbidden_names = [
+          { module = "tensorrt_llm.serve.responses_utils", names = ["guard_responses_stream"] },
+        ]
     """
 
     type_name = "forbidden"
     options = {
         "source_modules": option("patterns", "modules that must not import", required=True),
-        "forbidden_modules": option("patterns", "modules they must not import", required=True),
+        "forbidden_modules": option("patterns", "modules they must not import", default=()),
+        "forbidden_names": option("raw", "names they must not take from a module", default=[]),
         "allow_indirect_imports": option("boolean", "only direct imports count", default=False),
         "ignore_imports": option("raw", "imports left out of the graph", default=[]),
         "unmatched_ignore_imports_alerting": option("string", "error, warn or none", default="error"),
@@ -68,19 +81,17 @@ class ForbiddenContract(Contract):
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.unmatched_warnings: list[str] = []
         super().__init__(*args, **kwargs)
         raw = self.values.get("ignore_imports") or []
         self.ignored: tuple[tuple[ModulePattern, ModulePattern], ...] = ()
-        self.ignored_lines: tuple[int, ...] = ()
         for index, entry in enumerate([raw] if isinstance(raw, str) else raw if isinstance(raw, list) else [raw]):
             try:
-                self.ignored += (_import_expression(entry),)
-                self.ignored_lines += (self.spec.line_of_entry("ignore_imports", index),)
+                self.ignored += (import_expression(entry),)
             except OptionError as error:
                 self.problems.append(
                     Problem(self.settings.path, self.spec.line_of_entry("ignore_imports", index), f"contract '{self.name}', option 'ignore_imports': {error}")
                 )
+        self.name_targets = self._read_name_targets()
         alerting = self.values.get("unmatched_ignore_imports_alerting")
         if alerting not in ("error", "warn", "none"):
             self.problem(
@@ -88,7 +99,32 @@ class ForbiddenContract(Contract):
                 f"contract '{self.name}': unmatched_ignore_imports_alerting must be error, warn or none",
             )
 
+    def _read_name_targets(self) -> "tuple[NameTarget, ...]":
+        """`forbidden_names`, checked against the rest: a contract names modules, names, or both."""
+        raw = self.spec.options
+        if "forbidden_modules" not in raw and "forbidden_names" not in raw:
+            self.problem(
+                "type",
+                f"contract '{self.name}': missing required option 'forbidden_modules' or 'forbidden_names' (or both)",
+            )
+        if "forbidden_names" not in raw:
+            return ()
+        try:
+            targets = parse_name_targets(raw["forbidden_names"])
+        except OptionError as error:
+            self.problem("forbidden_names", f"contract '{self.name}', option 'forbidden_names': {error}")
+            return ()
+        if "forbidden_modules" not in raw and raw.get("ignore_imports"):
+            self.problem(
+                "ignore_imports",
+                f"contract '{self.name}': ignore_imports leaves imports out of the graph of forbidden_modules, which this contract does not have",
+                hint="excuse a name-level finding with allow = [{ importer = \"...\", module = \"...\", names = [...] }]",
+            )
+        redundant_targets(self, "forbidden_names", self.values.get("forbidden_modules") or (), targets, self.values.get("as_packages", True))
+        return targets
+
     def validate(self, evidence: "Evidence") -> None:
+        require_target_modules(self, evidence, "forbidden_names", self.name_targets)
         self.require_matches(evidence, "source_modules", self.values["source_modules"])
         self.require_matches(evidence, "forbidden_modules", self.values["forbidden_modules"], external_ok=True)
         if self.needs_graph:
@@ -103,7 +139,7 @@ class ForbiddenContract(Contract):
 
     @property  # type: ignore[override]
     def needs_graph(self) -> bool:
-        return not self.values.get("allow_indirect_imports", False)
+        return bool(self.values.get("forbidden_modules")) and not self.values.get("allow_indirect_imports", False)
 
     def needs_external_packages(self, evidence: "Evidence") -> bool:
         return any(not evidence.is_internal(p.text) for p in self.values["forbidden_modules"])
@@ -131,15 +167,32 @@ class ForbiddenContract(Contract):
         return (guidance,) if guidance else ()
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+        violations = self._evaluate_names(evidence, used)
+        if not self.values["forbidden_modules"]:
+            return violations
         if self.needs_graph:
-            return self._evaluate_chains(evidence, used)
-        return self._evaluate_direct(evidence, used)
+            return violations + self._evaluate_chains(evidence, used)
+        return violations + self._evaluate_direct(evidence, used)
+
+    def _evaluate_names(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+        """Each statement or use of a source module that takes a forbidden name (LY005)."""
+        if not self.name_targets:
+            return []
+        importers = set()
+        for source in self._sources(evidence):
+            importers.add(source)
+            if self.values["as_packages"]:
+                importers.update(evidence.descendants(source))
+        return name_findings(evidence, sorted(importers), self.name_targets, FORBIDDEN_NAME, lambda fact: self.excused(fact, used))
+
+    def warnings(self, evidence: "Evidence") -> list[str]:
+        return super().warnings(evidence) + stale_target_notes(self, evidence, "forbidden_names", self.name_targets)
 
     def _evaluate_direct(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         as_packages = self.values["as_packages"]
         forbidden = self._forbidden(evidence)
         matched_ignores: set[int] = set()
-        violations = []
+        found = []
         for source in self._sources(evidence):
             importers = [source, *evidence.descendants(source)] if as_packages else [source]
             targets = [f for f in forbidden if not self._overlap(source, f)]
@@ -154,9 +207,8 @@ class ForbiddenContract(Contract):
                         continue
                     if self.excused(fact, used):
                         continue
-                    violations.append(fact_violation(fact, DIRECT_IMPORT))
-        violations.extend(self._unmatched_ignores(matched_ignores))
-        return violations
+                    found.append(fact)
+        return statement_violations(sorted(set(found)), DIRECT_IMPORT) + self._unmatched_ignores(matched_ignores)
 
     def _hits(self, imported: str, forbidden: str, evidence: "Evidence") -> bool:
         if self.values["as_packages"] or not evidence.is_internal(forbidden):
@@ -164,34 +216,7 @@ class ForbiddenContract(Contract):
         return imported == forbidden
 
     def _unmatched_ignores(self, matched: set[int]) -> list[Violation]:
-        """Ignored imports that match nothing: findings ("error"), warnings ("warn") or nothing."""
-        alerting = self.values.get("unmatched_ignore_imports_alerting")
-        unmatched = [position for position in range(len(self.ignored)) if position not in matched]
-        if alerting == "warn":
-            where = self.settings.display_path(self.settings.path)
-            self.unmatched_warnings = [
-                f"{where}:{self.ignored_lines[p]}: contract '{self.name}': No matches for ignored import "
-                f"{self.ignored[p][0]} -> {self.ignored[p][1]}."
-                for p in unmatched
-            ]
-        if alerting != "error":
-            return []
-        violations = []
-        for position in unmatched:
-            a, b = self.ignored[position]
-            self.stale_entries.append(StaleEntry("ignore_imports", position, f"{a} -> {b}"))
-            violations.append(
-                Violation(
-                    path=self.settings.display_path(self.settings.path),
-                    line=self.ignored_lines[position],
-                    code=STALE_ALLOWANCE,
-                    message=f"ignored import '{a} -> {b}' matches no import: remove it",
-                )
-            )
-        return violations
-
-    def warnings(self, evidence: "Evidence") -> list[str]:
-        return super().warnings(evidence) + self.unmatched_warnings
+        return self.stale_ignores([(i, f"{a} -> {b}") for i, (a, b) in enumerate(self.ignored) if i not in matched])
 
     def _evaluate_chains(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         graph = evidence.graph_copy()
@@ -199,7 +224,7 @@ class ForbiddenContract(Contract):
         removed: list[tuple[str, str]] = []
         matched_ignores: set[int] = set()
         for position, (a, b) in enumerate(self.ignored):
-            for importer, imported in _matching_edges(graph, a, b):
+            for importer, imported in matching_edges(graph, a, b):
                 matched_ignores.add(position)
                 removed.append((importer, imported))
         for importer, imported in removed:
@@ -216,52 +241,50 @@ class ForbiddenContract(Contract):
                 if not excused and not (not facts and allowance.excuses_edge(importer, imported)):
                     continue
                 used.add(allowance)
+                for fact in excused:
+                    record_use(used, allowance, fact)
                 remaining = [f for f in facts if not any(a.excuses(f) for a in self.allowances)]
                 if remaining:
                     partially_excused[(importer, imported)] = remaining
                 elif graph.direct_import_exists(importer=importer, imported=imported):
                     graph.remove_import(importer=importer, imported=imported)
+        imports = evidence.imports_of(graph)
         violations = []
-        for source in sources:
-            targets = [t for t in forbidden if not self._overlap(source, t)]
-            for chain in shortest_chains(graph, _members(graph, source, as_packages), _members_of_all(graph, targets, as_packages)):
-                violations.append(self._chain_violation(evidence, graph, chain, partially_excused))
+        for group_sources, targets in self._pairings(sources, forbidden):
+            source_members = _members_of_all(graph, group_sources, as_packages)
+            target_members = _members_of_all(graph, targets, as_packages)
+            found = chains_and_cut(imports, source_members, target_members)
+            if not found.cut:
+                continue
+            group = chain_group(
+                evidence,
+                found,
+                self._label(group_sources, sources, "source_modules"),
+                self._label(targets, forbidden, "forbidden_modules"),
+                lambda edge: DIRECT_IMPORT if edge[0] in source_members and edge[1] in target_members else INDIRECT_IMPORT,
+                partially_excused,
+            )
+            self.chain_groups.append(group)
+            violations.extend(v for cut in group.cut for v in cut.statements)
         violations.extend(self._unmatched_ignores(matched_ignores))
+        self.ignored_imports = len(set(removed))
         return violations
 
-    def _chain_violation(self, evidence: "Evidence", graph: Any, chain: tuple[str, ...], partial: dict) -> Violation:
-        hops = []
-        for importer, imported in zip(chain, chain[1:]):
-            facts = partial.get((importer, imported)) or evidence.facts_between(importer, imported)
-            if facts:
-                first = facts[0]
-                hops.append(
-                    Hop(
-                        importer=importer,
-                        imported=imported,
-                        path=first.path,
-                        line=first.line,
-                        names=tuple(sorted({f.name for f in facts if f.name})),
-                        qualifiers=first.qualifiers(),
-                    )
-                )
-            else:
-                details = graph.get_import_details(importer=importer, imported=imported)
-                line = min((d["line_number"] for d in details), default=0)
-                hops.append(Hop(importer, imported, evidence.display_path(importer), line))
-        first = hops[0]
-        if len(hops) == 1:
-            return Violation(
-                path=first.path, line=first.line, code=DIRECT_IMPORT,
-                message=f"{chain[0]} imports {chain[-1]}" + (f" ({', '.join(first.names)})" if first.names else ""),
-                importer=chain[0], imported=chain[-1], names=first.names, qualifiers=first.qualifiers,
-                chain=tuple(hops),
-            )
-        return Violation(
-            path=first.path, line=first.line, code=INDIRECT_IMPORT,
-            message=f"{chain[0]} imports {chain[-1]} through {len(hops)} imports",
-            importer=chain[0], imported=chain[-1], chain=tuple(hops),
-        )
+    def _pairings(self, sources: list[str], forbidden: list[str]) -> list[tuple[list[str], list[str]]]:
+        """Sources grouped by the forbidden modules they are checked against (a source is never
+        checked against a forbidden module it contains or lies in): one cut per group."""
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for source in sources:
+            targets = tuple(t for t in forbidden if not self._overlap(source, t))
+            if targets:
+                groups.setdefault(targets, []).append(source)
+        return sorted((members, list(targets)) for targets, members in groups.items())
+
+    def _label(self, modules: list[str], every: list[str], option: str) -> str:
+        """How a report names a group: as the contract names it when the group is all of it."""
+        if modules == every:
+            return ", ".join(p.text for p in self.values[option])
+        return ", ".join(modules)
 
 
 def _members(graph: Any, module: str, as_package: bool) -> set[str]:
@@ -270,56 +293,6 @@ def _members(graph: Any, module: str, as_package: bool) -> set[str]:
 
 def _members_of_all(graph: Any, modules: list[str], as_package: bool) -> set[str]:
     return {m for module in modules for m in _members(graph, module, as_package)}
-
-
-def shortest_chains(graph: Any, sources: set[str], targets: set[str]) -> list[tuple[str, ...]]:
-    """For each import of a source module that leads to a target, the shortest chain through it.
-
-    Every import statement to fix is shown: each direct import of a target, and for each other
-    module a source imports on the way to one, the alphabetically first shortest chain from
-    there. Chains run outside both groups between their ends. A chain exists exactly when
-    grimp's `find_shortest_chains` finds one (the same verdict), but these are the same chains
-    every run, which keeps reports stable.
-    """
-    if not targets:
-        return []
-    distance = {t: 0 for t in targets}
-    frontier = sorted(targets)
-    while frontier:
-        following = []
-        for module in frontier:
-            for importer in graph.find_modules_that_directly_import(module):
-                if importer in distance or importer in sources:
-                    continue
-                distance[importer] = distance[module] + 1
-                following.append(importer)
-        frontier = sorted(following)
-    chains = []
-    for source in sorted(sources - targets):
-        for first in sorted(graph.find_modules_directly_imported_by(source)):
-            if first not in distance or first in sources:
-                continue
-            chain = [source, first]
-            while distance[chain[-1]] > 0:
-                chain.append(
-                    min(
-                        m
-                        for m in graph.find_modules_directly_imported_by(chain[-1])
-                        if distance.get(m) == distance[chain[-1]] - 1 and m not in sources
-                    )
-                )
-            chains.append(tuple(chain))
-    return chains
-
-
-def _matching_edges(graph: Any, importer: ModulePattern, imported: ModulePattern) -> list[tuple[str, str]]:
-    importers = [m for m in graph.modules if importer.matches(m)]
-    edges = []
-    for module in importers:
-        for target in graph.find_modules_directly_imported_by(module):
-            if imported.matches(target):
-                edges.append((module, target))
-    return sorted(edges)
 
 
 def _relevant_edges(graph: Any, sources: list[str], forbidden: list[str], as_packages: bool) -> set[tuple[str, str]]:

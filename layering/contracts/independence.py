@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from layering.contracts._importlinter import ImportLinterContract, entries, is_internal_expression
+from layering.domain.results import Violation
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -39,3 +40,11 @@ class IndependenceContract(ImportLinterContract):
                 "modules", f"contract '{self.name}': 'modules' names one module ({min(matched)}): a contract that cannot fail",
                 hint="list at least two modules that must not import each other",
             )
+    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+        """Per pair import-linter found broken, the cut between the two, the other modules of
+        the contract left out (as grimp searches)."""
+        from importlinter.domain.helpers import module_expressions_to_modules
+
+        modules = {m.name for m in module_expressions_to_modules(graph, self.delegate.modules)}
+        pairs = sorted({(d["downstream_module"], d["upstream_module"]) for d in check.metadata["invalid_chains"]})
+        return self.cut_findings(evidence, graph, [(a, b, modules - {a, b}) for a, b in pairs], check)

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from layering.contracts._common import Contract, fact_violation, option
+from layering.contracts._common import Contract, OptionError, option, statement_violations
+from layering.contracts._names import (
+    name_findings,
+    redundant_targets,
+    require_target_modules,
+    split_modules_and_names,
+    stale_target_notes,
+)
 from layering.domain.allowances import Allowance
+from layering.domain.name_targets import NameTarget
+from layering.domain.patterns import ModulePattern
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
@@ -19,7 +28,10 @@ class LeafContract(Contract):
 
     Options:
         modules: the leaf modules (patterns: `*` one segment, `**` any depth).
-        within:  packages the leaf may not import from (the project's own, or external ones).
+        within:  packages the leaf may not import from (the project's own, or external ones),
+                 and { module = "...", names = [...] } tables: names it may not take from a
+                 module it may otherwise import (by import, or used on the module imported
+                 whole: `mod.name`, getattr, a patch; names take `*`).
         allow:   allowances: `"module"` (that module and names from it) or
                  `{ module = "...", names = [...] }` (only those names). `importer` may be
                  given when several modules are leaves. Each must match an import: they only
@@ -44,23 +56,43 @@ class LeafContract(Contract):
     allowance_needs_importer = False
     options = {
         "modules": option("patterns", "the leaf modules", required=True),
-        "within": option("patterns", "the packages it may not import from", required=True),
+        "within": option("raw", "the packages it may not import from, or names of a module", required=True),
         "allow": option("raw", "the imports it may still make", default=[]),
     }
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.within: tuple[ModulePattern, ...] = ()
+        self.name_targets: tuple[NameTarget, ...] = ()
+        if "within" in self.spec.options:
+            try:
+                self.within, self.name_targets = split_modules_and_names(self.spec.options["within"])
+            except OptionError as error:
+                self.problem("within", f"contract '{self.name}', option 'within': {error}")
+            redundant_targets(self, "within", self.within, self.name_targets, as_packages=True)
+
     def validate(self, evidence: "Evidence") -> None:
         self.require_matches(evidence, "modules", self.values["modules"])
-        self.require_matches(evidence, "within", self.values["within"], external_ok=True)
+        self.require_matches(evidence, "within", self.within, external_ok=True)
+        require_target_modules(self, evidence, "within", self.name_targets)
+
+    def warnings(self, evidence: "Evidence") -> list[str]:
+        return super().warnings(evidence) + stale_target_notes(self, evidence, "within", self.name_targets)
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         leaves = sorted({m for p in self.values["modules"] for m in evidence.expand(p)})
-        within = self.values["within"]
-        violations = []
+        within = self.within
+        found = []
         for leaf in leaves:
             for fact in evidence.facts_of(leaf):
+                if fact.module == "__future__":
+                    continue  # a compiler directive, not an import of anything
                 if not any(p.covers(fact.imported) or p.covers(fact.dotted) for p in within):
                     continue
                 if self.excused(fact, used):
                     continue
-                violations.append(fact_violation(fact, LEAF_IMPORT))
+                found.append(fact)
+        violations = statement_violations(found, LEAF_IMPORT)
+        if self.name_targets:
+            violations.extend(name_findings(evidence, leaves, self.name_targets, LEAF_IMPORT, lambda fact: self.excused(fact, used)))
         return violations

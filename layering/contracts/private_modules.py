@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from layering.contracts._importlinter import ImportLinterContract
+from layering.domain.results import Violation
+
+if TYPE_CHECKING:
+    from layering.engine.evidence import Evidence
 
 
 class PrivateModulesContract(ImportLinterContract):
@@ -23,3 +29,7 @@ class PrivateModulesContract(ImportLinterContract):
     importlinter_class = "importlinter.contracts.private_modules.PrivateModulesContract"
     violation_code = "LY016"
     module_options = ("packages_with_private_modules",)
+
+    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+        """Each import of a private module from outside its parent package, statement by statement."""
+        return self.link_findings(evidence, [(link["importer"], link["imported"]) for link in check.metadata["illegal_imports"]])

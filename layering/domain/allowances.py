@@ -45,6 +45,24 @@ class Allowance:
         return f"{importer}{self.module}{names}"
 
 
-def unused(allowances: "tuple[Allowance, ...] | list[Allowance]", used: set[Allowance]) -> list[Allowance]:
+def record_use(used: set, allowance: Allowance, fact: ImportFact) -> None:
+    """Mark `allowance` as used by `fact`, and for a name-level one, the name it excused."""
+    used.add(allowance)
+    if allowance.names is not None and fact.name is not None:
+        used.add((allowance, fact.name))
+
+
+def unused(allowances: "tuple[Allowance, ...] | list[Allowance]", used: set) -> list[Allowance]:
     """The allowances that excused nothing: each must be removed, since allowances only shrink."""
     return sorted((a for a in allowances if a not in used), key=lambda a: (a.line, a.describe()))
+
+
+def unused_names(allowances: "tuple[Allowance, ...] | list[Allowance]", used: set) -> list[tuple[Allowance, str]]:
+    """The names of used name-level allowances that no import takes: they shrink name by name."""
+    return [
+        (a, name)
+        for a in sorted(allowances, key=lambda a: (a.line, a.describe()))
+        if a in used and a.names is not None
+        for name in a.names
+        if (a, name) not in used
+    ]

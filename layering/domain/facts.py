@@ -16,6 +16,20 @@ class Scope(str, enum.Enum):
     TRY = "try"
 
 
+class NameUse(str, enum.Enum):
+    """How a fact takes its name: by an import statement, or by using a module imported whole.
+
+    The uses are found statically, at their own line: `mod.name` (read, assigned or deleted),
+    `getattr(mod, "name")` with a constant name, and patches (`monkeypatch.setattr(mod, "name",
+    ...)`, `mock.patch("pkg.mod.name")`, `patch.object(mod, "name")`).
+    """
+
+    IMPORT = "import"
+    ATTRIBUTE = "attribute"
+    GETATTR = "getattr"
+    PATCH = "patch"
+
+
 @dataclass(frozen=True, order=True)
 class ImportFact:
     """One name that one import statement binds, resolved to the module it comes from.
@@ -37,6 +51,7 @@ class ImportFact:
     in_function: bool = False
     type_checking: bool = False
     lazy: bool = False
+    use: NameUse = NameUse.IMPORT
 
     @property
     def dotted(self) -> str:
@@ -44,18 +59,19 @@ class ImportFact:
         return self.module if self.name is None else f"{self.module}.{self.name}"
 
     @property
+    def shown_name(self) -> str | None:
+        """The name a report shows in parentheses: none for `from pkg import sub` of a submodule,
+        which the imported module already names."""
+        return None if self.name is None or self.imported == self.dotted else self.name
+
+    @property
     def runtime(self) -> bool:
         """Whether the statement runs when its module is imported."""
         return not (self.in_function or self.type_checking or self.lazy)
 
-    def describe(self) -> str:
-        """`importer imports module.name`, the way a report line reads."""
-        target = self.imported if self.name is None or self.imported == self.dotted else self.dotted
-        return f"{self.importer} imports {target}"
-
     def qualifiers(self) -> tuple[str, ...]:
         """The words that say when this import runs, for report lines."""
-        words = []
+        words = [] if self.use is NameUse.IMPORT else [self.use.value]
         if self.in_function:
             words.append("function-level")
         if self.type_checking:

@@ -6,9 +6,12 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-_SEGMENT = r"[A-Za-z_][A-Za-z0-9_]*"
+_IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
+# A module's name part need not be an identifier: Django's migrations/0001_initial.py is the
+# module `<app>.migrations.0001_initial` to grimp and to import-linter.
+_SEGMENT = r"[^\s.*]+"
 _PATTERN_SEGMENT = re.compile(rf"^(\*\*|\*|{_SEGMENT})$")
-_DOTTED_NAME = re.compile(rf"^{_SEGMENT}(\.{_SEGMENT})*$")
+_DOTTED_NAME = re.compile(rf"^{_IDENTIFIER}(\.{_IDENTIFIER})*$")
 
 
 def is_dotted_name(text: str) -> bool:
@@ -36,8 +39,8 @@ class ModulePattern:
         for segment in segments:
             if not _PATTERN_SEGMENT.match(segment):
                 raise ValueError(
-                    f"{text!r} is not a module pattern: each dot-separated part must be an "
-                    "identifier, '*' (one part) or '**' (any number of parts)"
+                    f"{text!r} is not a module pattern: each dot-separated part must be a "
+                    "name, '*' (one part) or '**' (any number of parts)"
                 )
         return ModulePattern(text)
 

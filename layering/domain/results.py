@@ -35,6 +35,14 @@ class Verdict(str, enum.Enum):
         return self in (Verdict.KEPT, Verdict.EXPECTED_BROKEN)
 
 
+def shown_names(names: "tuple[str, ...] | list[str]") -> str:
+    """` (a, b)` for a report line: at most five names, then how many more."""
+    if not names:
+        return ""
+    listed = ", ".join(names) if len(names) <= 5 else f"{', '.join(names[:4])} and {len(names) - 4} more"
+    return f" ({listed})"
+
+
 @dataclass(frozen=True, order=True)
 class Hop:
     """One import statement of a chain: `importer` imports `imported` at `path:line`."""
@@ -46,11 +54,14 @@ class Hop:
     names: tuple[str, ...] = ()
     qualifiers: tuple[str, ...] = ()
 
+    def describe(self) -> str:
+        """`importer -> imported (names) [qualifiers]`."""
+        quals = f" [{', '.join(self.qualifiers)}]" if self.qualifiers else ""
+        return f"{self.importer} -> {self.imported}{shown_names(self.names)}{quals}"
+
     def render(self) -> str:
         where = f"{self.path}:{self.line}: " if self.path else ""
-        names = f" ({', '.join(self.names)})" if self.names else ""
-        quals = f" [{', '.join(self.qualifiers)}]" if self.qualifiers else ""
-        return f"{where}{self.importer} -> {self.imported}{names}{quals}"
+        return where + self.describe()
 
 
 @dataclass(frozen=True, order=True)
@@ -78,16 +89,50 @@ class Violation:
 
 
 @dataclass(frozen=True, order=True)
+class CutImport:
+    """One import of a minimum cut: a module pair, the statements behind it (one finding each),
+    how many of the group's chains cross it, and the shortest chain that does."""
+
+    importer: str
+    imported: str
+    statements: tuple[Violation, ...]
+    chains: int
+    example: tuple[Hop, ...]
+
+
+@dataclass(frozen=True)
+class ChainGroup:
+    """The chains from one group of modules to another and the fewest imports that cut them all.
+
+    `chains` counts them all (one per import of a source module that leads to a target);
+    `listed` holds the ones a report lists beyond the examples (`--chains N`), located.
+    """
+
+    source: str
+    target: str
+    chains: int
+    cut: tuple[CutImport, ...]
+    listed: tuple[tuple[Hop, ...], ...] = ()
+
+    @property
+    def shown(self) -> int:
+        """How many distinct chains the examples and the listing show."""
+        return len({c.example for c in self.cut} | set(self.listed))
+
+
+@dataclass(frozen=True, order=True)
 class StaleEntry:
     """An allowance or expectation that no longer matches anything: it must go (they only shrink).
 
     `option` is the contract option that holds it (`allow`, `ignore_imports`, `expect_loaded`,
-    `expect`) and `index` its position in that list (None for a single value).
+    `expect`) and `index` its position in that list (None for a single value); `name`, when set,
+    is the one name of a name-level allowance that has gone stale (the rest are still used).
     """
 
     option: str
     index: int | None
     text: str
+    name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +149,8 @@ class ContractResult:
     source_line: int = 0
     items: tuple["ItemResult", ...] = ()
     stale: tuple[StaleEntry, ...] = ()
+    chain_groups: tuple[ChainGroup, ...] = ()
+    ignored_imports: int = 0
 
 
 @dataclass(frozen=True)
@@ -123,6 +170,9 @@ class RunReport:
     config_path: str
     results: tuple[ContractResult, ...]
     warnings: tuple[str, ...] = field(default=())
+    skipped_probes: int = 0
+    skipped_static: int = 0
+    """Contracts of the selection left out: probes by a static-only run, and the reverse."""
 
     @property
     def exit_code(self) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from layering.domain.results import ContractResult, Hop, ItemResult, StaleEntry, Verdict, Violation
+from layering.domain.results import ChainGroup, ContractResult, CutImport, Hop, ItemResult, StaleEntry, Verdict, Violation
 
 
 def violation_to_data(violation: Violation) -> dict[str, Any]:
@@ -43,7 +43,9 @@ def result_to_data(result: ContractResult) -> dict[str, Any]:
         "notes": list(result.notes),
         "source_path": result.source_path,
         "source_line": result.source_line,
-        "stale": [[e.option, e.index, e.text] for e in result.stale],
+        "stale": [[e.option, e.index, e.text, e.name] for e in result.stale],
+        "chain_groups": [group_to_data(g) for g in result.chain_groups],
+        "ignored_imports": result.ignored_imports,
         "items": [
             {
                 "key": item.key,
@@ -54,6 +56,38 @@ def result_to_data(result: ContractResult) -> dict[str, Any]:
             for item in result.items
         ],
     }
+
+
+def group_to_data(group: ChainGroup) -> dict[str, Any]:
+    return {
+        "source": group.source,
+        "target": group.target,
+        "chains": group.chains,
+        "cut": [
+            {
+                "importer": cut.importer,
+                "imported": cut.imported,
+                "statements": [violation_to_data(v) for v in cut.statements],
+                "chains": cut.chains,
+                "example": [hop_to_data(h) for h in cut.example],
+            }
+            for cut in group.cut
+        ],
+        "listed": [[hop_to_data(h) for h in chain] for chain in group.listed],
+    }
+
+
+def _group(data: dict[str, Any]) -> ChainGroup:
+    return ChainGroup(
+        source=data["source"],
+        target=data["target"],
+        chains=data["chains"],
+        cut=tuple(
+            CutImport(c["importer"], c["imported"], tuple(_violation(v) for v in c["statements"]), c["chains"], tuple(_hop(h) for h in c["example"]))
+            for c in data["cut"]
+        ),
+        listed=tuple(tuple(_hop(h) for h in chain) for chain in data["listed"]),
+    )
 
 
 def _hop(data: dict[str, Any]) -> Hop:
@@ -90,5 +124,7 @@ def result_from_data(data: dict[str, Any]) -> ContractResult:
             ItemResult(i["key"], Verdict(i["verdict"]), tuple(_violation(v) for v in i["violations"]), i["expected_broken"])
             for i in data["items"]
         ),
-        stale=tuple(StaleEntry(option, index, text) for option, index, text in data["stale"]),
+        stale=tuple(StaleEntry(*entry) for entry in data["stale"]),
+        chain_groups=tuple(_group(g) for g in data["chain_groups"]),
+        ignored_imports=data["ignored_imports"],
     )

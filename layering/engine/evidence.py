@@ -7,6 +7,7 @@ direct imports reads that module's file and never pays for the whole graph.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -18,10 +19,20 @@ from layering.adapters.package_files import (
     module_file,
     subpackage_files,
 )
-from layering.adapters.source_facts import RawImport, SourceRegions, SourceUnreadable, parse_imports
+from layering.adapters.source_facts import (
+    ImportStatements,
+    RawImport,
+    RawNameUse,
+    SourceUnreadable,
+    module_bindings,
+    parse_imports,
+    parse_name_uses,
+    read_source,
+)
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
+from layering.domain.results import Hop
 from layering.engine.config import Settings
 
 
@@ -35,7 +46,11 @@ class Evidence:
         self._paths: dict[str, str | None] = {}
         self.graph_users = 0
         self.include_external_packages = False
-        self._regions: dict[str, SourceRegions] = {}
+        self.listed_chains = 0
+        """How many chains a report lists beyond one example per import of a cut: each listed
+        chain costs the reading of its files, so the run decides it, not the renderer."""
+        self._statements: dict[str, ImportStatements] = {}
+        self._name_uses: dict[str, tuple[ImportFact, ...]] = {}
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
         if self.settings.source_roots_given:
@@ -125,40 +140,167 @@ class Evidence:
         if path is None:
             return ()
         display = self.settings.display_path(path)
-        facts = tuple(self._resolve(module, path, display, raw) for raw in parse_imports(path))
-        flat = tuple(sorted(f for group in facts for f in group))
+        try:
+            facts = [f for raw in parse_imports(path) for f in self._resolve(module, path, display, raw)]
+        except SourceUnreadable as unreadable:
+            if not unreadable.reason.startswith(("syntax error", "cannot be parsed")):
+                raise
+            facts = self._facts_as_grimp_reads(module, path, display, unreadable)
+        flat = tuple(sorted(facts))
         if self.settings.exclude_type_checking_imports:
             flat = tuple(f for f in flat if not f.type_checking)
         self._facts[module] = flat
         return flat
 
+    def _facts_as_grimp_reads(self, module: str, path: str, display: str, unreadable: SourceUnreadable) -> list[ImportFact]:
+        """The imports of a file this Python cannot parse (newer syntax), at the lines grimp's
+        own parser found: each statement read alone where it can be, else as grimp reads it
+        (the module, no names). The graph is built for it, with external packages."""
+        if "graph" not in self.__dict__:
+            self.include_external_packages = True
+        try:
+            graph = self.graph
+        except SourceUnreadable:
+            raise unreadable from None
+        statements = ImportStatements(path)
+        facts = []
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            for line in sorted({d["line_number"] for d in graph.get_import_details(importer=module, imported=imported)}):
+                try:
+                    read = [f for raw in statements.imports_at({line}) for f in self._resolve(module, path, display, raw)]
+                except SourceUnreadable:
+                    read = []
+                facts.extend(read or [ImportFact(display, line, module, imported, imported, None, line, line)])
+        return list(set(facts))
+
     def mentions(self, pattern: ModulePattern) -> bool:
-        """Whether any import read so far in this run is of a module `pattern` covers."""
-        return any(pattern.covers(f.imported) for facts in self._facts.values() for f in facts)
+        """Whether any import read so far in this run (or in the graph, when it was built) is of
+        a module `pattern` covers."""
+        if any(pattern.covers(f.imported) for facts in self._facts.values() for f in facts):
+            return True
+        return "graph" in self.__dict__ and any(pattern.covers(m) for m in self.graph.modules if not self.is_internal(m))
 
     def facts_between(self, importer: str, imported: str) -> list[ImportFact]:
         """The imports of `imported` by `importer`, for a chain in a report or an allowance.
 
         Only the statements grimp recorded are parsed, not the whole file; [] when the file
-        cannot be read here (the caller then falls back to grimp's line numbers).
+        cannot be read here (the caller then falls back to grimp's line numbers). An external
+        package is squashed in the graph: every import of it or of its submodules counts.
         """
+        internal = self.is_internal(imported)
+
+        def between(fact: ImportFact) -> bool:
+            return fact.imported == imported if internal else is_within(fact.imported, imported)
+
         if importer in self._facts:
-            return [f for f in self._facts[importer] if f.imported == imported]
+            return [f for f in self._facts[importer] if between(f)]
         path = self.path_of(importer)
         if path is None:
             return []
         lines = {d["line_number"] for d in self.graph.get_import_details(importer=importer, imported=imported)}
         try:
-            if path not in self._regions:
-                self._regions[path] = SourceRegions(path)
-            raws = self._regions[path].imports_at(lines) if lines else []
+            if path not in self._statements:
+                self._statements[path] = ImportStatements(path)
+            raws = self._statements[path].imports_at(lines) if lines else []
             display = self.settings.display_path(path)
-            found = [f for raw in raws for f in self._resolve(importer, path, display, raw) if f.imported == imported]
+            found = [f for raw in raws for f in self._resolve(importer, path, display, raw) if between(f)]
             if self.settings.exclude_type_checking_imports:
                 found = [f for f in found if not f.type_checking]
-            return sorted(found) or [f for f in self.facts_of(importer) if f.imported == imported]
+            return sorted(found) or [f for f in self.facts_of(importer) if between(f)]
         except SourceUnreadable:
             return []
+
+    def statements(self, importer: str, imported: str, facts: "list[ImportFact] | None" = None) -> list[Hop]:
+        """One hop per import statement by which `importer` imports `imported`, in line order,
+        each at the line of its first name: from `facts` when given (what an allowance left),
+        else from the source, else (a file this Python cannot parse) from grimp's lines."""
+        if facts is None:
+            facts = self.facts_between(importer, imported)
+        if facts:
+            by_statement: dict[tuple[str, int], list[ImportFact]] = {}
+            for fact in sorted(facts):
+                by_statement.setdefault((fact.path, fact.first_line), []).append(fact)
+            return [
+                Hop(importer, imported, group[0].path, group[0].line, tuple(sorted({f.shown_name for f in group if f.shown_name})), group[0].qualifiers())
+                for group in (by_statement[key] for key in sorted(by_statement))
+            ]
+        lines = sorted({d["line_number"] for d in self.graph.get_import_details(importer=importer, imported=imported)})
+        path = self.display_path(importer)
+        return [Hop(importer, imported, path, line) for line in lines] or [Hop(importer, imported, path, 0)]
+
+    def locate(self, chain: "tuple[str, ...]", facts: "dict[tuple[str, str], list[ImportFact]] | None" = None) -> tuple[Hop, ...]:
+        """A chain of modules as hops, each at its first import statement."""
+        facts = facts or {}
+        return tuple(self.statements(a, b, facts.get((a, b)))[0] for a, b in zip(chain, chain[1:]))
+
+    @staticmethod
+    def imports_of(graph: Any) -> dict[str, frozenset[str]]:
+        """A graph as a plain mapping, importer to the modules it imports, for chains and cuts."""
+        return {module: frozenset(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
+
+    def name_uses_of(self, module: str, wanted: "Callable[[str], bool] | None" = None) -> tuple[ImportFact, ...]:
+        """Every name `module`'s file reads on a module it imported whole, as facts marked with
+        their use: `mod.name` is a fact of module `mod`, name `name`, at the line of the use.
+
+        A chain `a.b.c` gives a fact for each name read on a module (`b` of `a`, `c` of `a.b`).
+        With `wanted`, a file whose text it refuses is not parsed (and gives no facts).
+        """
+        cached = self._name_uses.get(module)
+        if cached is not None:
+            return cached
+        path = self.path_of(module)
+        if path is None:
+            return ()
+        text = read_source(path)
+        if wanted is not None and not wanted(text):
+            return ()
+        display = self.settings.display_path(path)
+        facts = sorted(f for raw in parse_name_uses(path, text) for f in self._resolve_use(module, path, display, raw))
+        if self.settings.exclude_type_checking_imports:
+            facts = [f for f in facts if not f.type_checking]
+        self._name_uses[module] = tuple(facts)
+        return self._name_uses[module]
+
+    def _resolve_use(self, importer: str, path: str, display: str, raw: RawNameUse) -> list[ImportFact]:
+        if raw.binding is None:
+            bound: list[str] = []
+        elif raw.binding.name is None:
+            bound = (raw.binding.module or "").split(".")
+        else:
+            base = self._absolute(importer, path, raw.binding)  # type: ignore[arg-type]  # a binding has level and module
+            if base is None:
+                return []
+            bound = [*base.split("."), raw.binding.name]
+        segments = [*bound, *(n.name for n in raw.attributes)]
+        facts = []
+        for position in range(max(len(bound), 1), len(segments)):
+            owner = ".".join(segments[:position])
+            if self.is_internal(owner) and not self.is_module(owner):
+                break  # names read on a class or a value, not on a module
+            used = raw.attributes[position - len(bound)]
+            dotted = f"{owner}.{used.name}"
+            facts.append(
+                ImportFact(
+                    path=display, line=used.line, importer=importer,
+                    imported=dotted if self.is_internal(dotted) and self.is_module(dotted) else owner,
+                    module=owner, name=used.name, first_line=used.line, last_line=used.line,
+                    scope=raw.scope, in_function=raw.in_function, type_checking=raw.type_checking, use=raw.use,
+                )
+            )
+        return facts
+
+    def defined_names(self, module: str) -> frozenset[str] | None:
+        """The names an internal module binds at module level, its submodules included; None
+        where the source cannot tell (an external module, a star import, `__getattr__`)."""
+        path = self.path_of(module)
+        if path is None:
+            return None
+        bindings = module_bindings(path)
+        if not bindings.complete:
+            return None
+        prefix = module + "."
+        children = {m[len(prefix):] for m in self.descendants(module)}
+        return bindings.names | {child for child in children if "." not in child}
 
     @cached_property
     def graph(self) -> Any:

@@ -48,12 +48,21 @@ def findings(result: ContractResult) -> list[Finding]:
     return found
 
 
-class PathMapper:
-    """Paths of the report (relative to the configuration's directory) made relative to `root`.
+def repository_root(start: str) -> str | None:
+    """The nearest directory from `start` upwards that holds `.git` (a checkout), or None."""
+    directory = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(directory, ".git")):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
 
-    GitHub and SARIF consumers resolve paths against the checkout, which is where a CI job
-    runs the linter: a path under `root` becomes relative to it, one outside stays absolute.
-    """
+
+class PathMapper:
+    """Paths of the report (relative to the configuration's directory) made relative to `root`:
+    a path under `root` becomes relative to it, one outside stays absolute."""
 
     def __init__(self, config_path: str, root: str | None = None) -> None:
         self.base = os.path.dirname(os.path.abspath(config_path)) if config_path else os.getcwd()
@@ -78,6 +87,20 @@ class PathMapper:
     def display(self, path: str) -> str:
         relative = self.relative(path)
         return relative if relative is not None else self.absolute(path)
+
+
+def cut_notes(result: ContractResult) -> dict[Violation, str]:
+    """For each finding that is an import of a cut: how many of its group's chains cross it."""
+    notes = {}
+    for group in result.chain_groups:
+        for cut in group.cut:
+            crossing = "only longer chains" if cut.chains == 0 else f"{cut.chains} of {group.chains} chain{'s' if group.chains != 1 else ''}"
+            text = (
+                f"one of the {len(group.cut)} imports to remove to cut every chain from {group.source} to {group.target} "
+                f"({crossing} from {group.source} run through it)"
+            )
+            notes.update(dict.fromkeys(cut.statements, text))
+    return notes
 
 
 def describe(violation: Violation) -> str:

@@ -11,11 +11,13 @@ RULES: dict[str, tuple[str, str]] = {
     "LY001": ("forbidden-direct-import", "A module imports a forbidden module directly"),
     "LY002": ("forbidden-import-chain", "A module imports a forbidden module through a chain of imports"),
     "LY003": ("leaf-import", "A leaf module imports a module it must not"),
-    "LY004": ("contained-import", "A module outside the container imports a contained module"),
+    "LY004": ("contained-import", "A contained package imports a module of its enclosing package outside itself"),
+    "LY005": ("forbidden-name", "A module takes a forbidden name from a module: by import, attribute, getattr or patch"),
     "LY011": ("layers-import", "A lower layer imports a higher layer"),
     "LY012": ("independence-import", "Independent modules import each other"),
     "LY013": ("sibling-import-cycle", "Sibling modules import each other in a cycle"),
     "LY014": ("protected-import", "A protected module is imported from outside its allowed importers"),
+    "LY015": ("undeclared-layer", "An exhaustive layers contract does not list a child of its container"),
     "LY016": ("private-module-import", "A private module is imported from outside its parent package"),
     "LY017": ("plugin-contract-broken", "A contract of a type of the user's own (import-linter contract_types) is broken"),
     "LY020": ("probe-loaded-forbidden", "Importing a module at runtime loads a forbidden module"),
@@ -27,6 +29,7 @@ RULES: dict[str, tuple[str, str]] = {
     "LY031": ("expected-broken-contract-kept", 'A contract that says expect = "broken" is kept'),
     "LY032": ("stale-expect-loaded", "A module in expect_loaded no longer loads a forbidden module"),
     "LY040": ("unreadable-source", "A source file cannot be read, so the contract cannot be decided"),
+    "LY041": ("contract-does-not-fit", "A contract does not fit the package (a module it names is missing), so it cannot be decided"),
 }
 
 CONFIG_ERROR = "configuration-error"

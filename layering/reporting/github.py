@@ -5,16 +5,19 @@ Each finding of a failing contract (or probed module) becomes
 the following lines of the message. Findings that are known (`expect = "broken"`,
 `expect_loaded`) become one `::notice` per contract; kept contracts print nothing; the text
 summary ends the output. Values are escaped as the Actions toolkit does: `%`, CR and LF
-everywhere, and `:` and `,` in properties as well. Paths are relative to the current
-directory (the checkout, in a workflow) when they lie below it.
+everywhere, and `:` and `,` in properties as well. Paths are relative to the root of the
+repository that holds the configuration (as GitHub resolves them), else to the current
+directory.
 """
 
 from __future__ import annotations
 
+import os
+
 from layering.domain.errors import ConfigError
 from layering.domain.results import RunReport, Verdict
 from layering.reporting import text
-from layering.reporting._findings import PathMapper, describe, findings
+from layering.reporting._findings import PathMapper, cut_notes, describe, findings, repository_root
 
 
 def escape_data(value: str) -> str:
@@ -31,19 +34,26 @@ def command(kind: str, message: str, **properties: object) -> str:
 
 
 def render(report: RunReport, root: str | None = None) -> str:
-    paths = PathMapper(report.config_path, root)
+    """Annotations with paths relative to `root`: by default the repository that holds the
+    configuration (GitHub resolves them there), else the current directory."""
+    base = os.path.dirname(os.path.abspath(report.config_path))
+    paths = PathMapper(report.config_path, root or repository_root(base))
     lines: list[str] = []
     for warning in report.warnings:
         lines.append(command("warning", warning, title="layering"))
     for result in report.results:
         found = findings(result)
         known = [f for f in found if f.expected]
+        in_cut = cut_notes(result)
         for finding in found:
             if finding.expected:
                 continue
             violation = finding.violation
+            hops = [hop.render() for hop in violation.chain if len(violation.chain) > 1 or hop.path != violation.path]
             body = [describe(violation)]
-            body.extend(hop.render() for hop in violation.chain if len(violation.chain) > 1 or hop.path != violation.path)
+            if violation in in_cut:
+                body.append(in_cut[violation] + ("; the shortest:" if hops else ""))
+            body.extend(hops)
             body.append(f"contract: {result.name}" + (f" [{result.contract_id}]" if result.contract_id != result.name else ""))
             if finding.item:
                 body.append(f"module: {finding.item}")

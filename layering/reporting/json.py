@@ -1,6 +1,6 @@
 """The JSON report: a documented, versioned document for scripts (`--format json`).
 
-Its JSON Schema is `layering/schema/report-v1.json`; `schema_version` changes only when a
+Its JSON Schema is `layering/schema/report-v2.json`; `schema_version` changes only when a
 field is removed or changes meaning (new fields may be added within a version). Paths in
 violations are as the text report shows them: relative to `base_dir` (the configuration's
 directory) when they lie below it, absolute otherwise. Order is the report's: contracts in
@@ -15,10 +15,10 @@ from typing import Any
 
 from layering import __version__
 from layering.domain.errors import ConfigError
-from layering.domain.results import ContractResult, ItemResult, RunReport, Verdict
-from layering.domain.serialization import violation_to_data
+from layering.domain.results import ChainGroup, ContractResult, ItemResult, RunReport, Verdict
+from layering.domain.serialization import hop_to_data, violation_to_data
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CONTROL_PREFIX = "control:"
 
 
@@ -79,8 +79,38 @@ def _contract(result: ContractResult) -> dict[str, Any]:
         "violations": [violation_to_data(v) for v in result.violations],
         "notes": list(result.notes),
         "items": [_item(i) for i in result.items],
-        "stale": [{"option": e.option, "index": e.index, "text": e.text} for e in result.stale],
+        "stale": [{"option": e.option, "index": e.index, "text": e.text, "name": e.name} for e in result.stale],
+        "cut": [entry for group in result.chain_groups for entry in _cut(group)],
+        "chain_groups": [
+            {
+                "source": group.source,
+                "target": group.target,
+                "chains": group.chains,
+                "cut": len(group.cut),
+                "listed": [[hop_to_data(h) for h in chain] for chain in group.listed],
+            }
+            for group in result.chain_groups
+        ],
+        "ignored_imports": result.ignored_imports,
     }
+
+
+def _cut(group: ChainGroup) -> list[dict[str, Any]]:
+    return [
+        {
+            "source": group.source,
+            "target": group.target,
+            "importer": cut.importer,
+            "imported": cut.imported,
+            "path": cut.statements[0].path,
+            "lines": [v.line for v in cut.statements],
+            "names": sorted({n for v in cut.statements for n in v.names}),
+            "qualifiers": sorted({q for v in cut.statements for q in v.qualifiers}),
+            "chains": cut.chains,
+            "chain": [hop_to_data(h) for h in cut.example],
+        }
+        for cut in group.cut
+    ]
 
 
 def _item(item: ItemResult) -> dict[str, Any]:

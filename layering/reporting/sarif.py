@@ -1,8 +1,8 @@
 """SARIF 2.1.0 (`--format sarif`), for code scanning: one run, one rule per finding code.
 
 Each finding is a result with level "error", its rule id (the stable code, e.g. LY001), a
-message naming the contract, a physical location relative to `%SRCROOT%` (the current
-directory: the checkout, in a workflow) and, for chains of imports, related locations and a
+message naming the contract, a physical location relative to `%SRCROOT%` (the configuration's
+directory, the base of every report format, given in `originalUriBaseIds`) and, for chains of imports, related locations and a
 code flow through each import statement. Known findings (`expect = "broken"`,
 `expect_loaded`) are results with an external suppression, so they show as dismissed.
 Configuration errors are tool configuration notifications of a failed invocation.
@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import pathlib
 from typing import Any
 
 from layering import __version__
 from layering.domain.errors import ConfigError
-from layering.domain.results import Hop, RunReport
-from layering.reporting._findings import Finding, PathMapper, describe, findings
+from layering.domain.results import RunReport
+from layering.reporting._findings import Finding, PathMapper, cut_notes, describe, findings
 from layering.reporting.codes import CONFIG_ERROR, RULES, rule_description, rule_name
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -73,16 +74,11 @@ def _location(paths: PathMapper, path: str, line: int, column: int = 0, message:
     return location
 
 
-def _hop_text(hop: Hop) -> str:
-    names = f" ({', '.join(hop.names)})" if hop.names else ""
-    quals = f" [{', '.join(hop.qualifiers)}]" if hop.qualifiers else ""
-    return f"{hop.importer} -> {hop.imported}{names}{quals}"
-
-
-def _result(finding: Finding, paths: PathMapper, rule_index: int) -> dict[str, Any]:
+def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) -> dict[str, Any]:
     contract = finding.result
     violation = finding.violation
-    text = f"{describe(violation)} (contract: {contract.name}"
+    text = describe(violation) + (f": {in_cut[violation]}" if violation in in_cut else "")
+    text += f" (contract: {contract.name}"
     text += f" [{contract.contract_id}]" if contract.contract_id != contract.name else ""
     text += f"; module {finding.item})" if finding.item else ")"
     path, line = (violation.path, violation.line) if violation.path else (contract.source_path, contract.source_line)
@@ -110,7 +106,7 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int) -> dict[str, A
     hops = [h for h in violation.chain if h.path]
     if hops:
         result["relatedLocations"] = [
-            dict(_location(paths, h.path, h.line, message=_hop_text(h)), id=number)
+            dict(_location(paths, h.path, h.line, message=h.describe()), id=number)
             for number, h in enumerate(hops, start=1)
         ]
         result["codeFlows"] = [
@@ -118,7 +114,7 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int) -> dict[str, A
                 "threadFlows": [
                     {
                         "locations": [
-                            {"location": _location(paths, h.path, h.line, message=_hop_text(h)), "nestingLevel": 0, "executionOrder": number}
+                            {"location": _location(paths, h.path, h.line, message=h.describe()), "nestingLevel": 0, "executionOrder": number}
                             for number, h in enumerate(hops, start=1)
                         ]
                     }
@@ -133,8 +129,11 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int) -> dict[str, A
 
 
 def render(report: RunReport, root: str | None = None) -> str:
-    paths = PathMapper(report.config_path, root)
+    """The log, its paths relative to `%SRCROOT%`: `root`, by default the configuration's
+    directory, the base every report format uses."""
+    paths = PathMapper(report.config_path, root or os.path.dirname(os.path.abspath(report.config_path)))
     found = [f for r in report.results for f in findings(r)]
+    in_cut = {v: note for r in report.results for v, note in cut_notes(r).items()}
     codes = list(RULES)
     codes.extend(sorted({f.violation.code for f in found} - set(codes)))
     index = {code: number for number, code in enumerate(codes)}
@@ -149,7 +148,7 @@ def render(report: RunReport, root: str | None = None) -> str:
         "tool": {"driver": _driver(codes)},
         "originalUriBaseIds": _base_ids(paths),
         "invocations": [invocation],
-        "results": [_result(f, paths, index[f.violation.code]) for f in found],
+        "results": [_result(f, paths, index[f.violation.code], in_cut) for f in found],
         "columnKind": "unicodeCodePoints",
     }
     return _log(run)

@@ -6,7 +6,7 @@ import dataclasses
 import os
 
 from layering.domain.errors import ConfigError
-from layering.domain.results import ContractResult, RunReport, Verdict
+from layering.domain.results import ChainGroup, ContractResult, RunReport, Verdict, Violation, shown_names
 
 _COLOURS = {
     Verdict.KEPT: "32",
@@ -18,9 +18,9 @@ _COLOURS = {
 
 
 def render(report: RunReport, colour: bool = False) -> str:
+    """The report, headed by the file read; warnings are not in it (the CLI writes them to
+    stderr, see `warning_lines`)."""
     lines: list[str] = [f"Configuration: {relative_path(report.config_path)}"]
-    for warning in report.warnings:
-        lines.append(f"warning: {warning}")
     for result in report.results:
         lines.extend(render_result(result, colour))
     lines.append("")
@@ -33,17 +33,32 @@ def render_result(result: ContractResult, colour: bool = False) -> list[str]:
     if colour:
         label = f"\x1b[{_COLOURS[result.verdict]}m{label}\x1b[0m"
     ident = f" [{result.contract_id}]" if result.contract_id and result.contract_id != result.name else ""
-    lines = [f"{result.name}{ident} {label}"]
+    ignored = f" ({_count(result.ignored_imports, 'ignored import')})" if result.ignored_imports else ""
+    lines = [f"{result.name}{ident} {label}{ignored}"]
     if result.verdict is Verdict.KEPT:
         return lines
     lines.extend(violation_lines(result))
     return lines
 
 
+def warning_lines(report: RunReport) -> str:
+    return "".join(f"layering: warning: {warning}\n" for warning in report.warnings)
+
+
 def violation_lines(result: ContractResult) -> list[str]:
-    """The violations of one contract, each with its chain, then the contract's notes."""
+    """The violations of one contract: first each group of chains with the imports that cut
+    them, then every other finding with its chain, then the contract's notes."""
     lines = []
+    in_groups = {v for group in result.chain_groups for cut in group.cut for v in cut.statements}
+    only_chains = all(v in in_groups for v in result.violations)
+    for group in result.chain_groups:
+        lines.extend(_group_lines(group, keeps=only_chains and len(result.chain_groups) == 1))
+    if len(result.chain_groups) > 1:
+        total = len({(cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut})
+        lines.append(f"  Removing the {_count(total, 'import')} above {'keeps the contract' if only_chains else 'cuts every chain'}.")
     for violation in result.violations:
+        if violation in in_groups:
+            continue
         first, *rest = violation.render().splitlines() or [""]
         lines.append(f"  {first}")
         lines.extend(f"    {line}" for line in rest)
@@ -55,13 +70,87 @@ def violation_lines(result: ContractResult) -> list[str]:
     return lines
 
 
+def _group_lines(group: ChainGroup, keeps: bool) -> list[str]:
+    """A group of chains: how many, the imports that cut them with an example each, the chains
+    listed with --chains, and how many more there are."""
+    these = "this import" if len(group.cut) == 1 else f"these {len(group.cut)} imports"
+    outcome = "keeps the contract" if keeps else "cuts them all"
+    only_direct = group.chains == len(group.cut) and all(len(cut.example) == 1 for cut in group.cut)
+    lines = [] if only_direct else [f"  {_count(group.chains, 'chain')} from {group.source} to {group.target}; removing {these} {outcome}:"]
+    for cut in group.cut:
+        lines.extend(_statement_lines(cut.statements))
+        first = cut.statements[0]
+        if len(cut.example) == 1 and (cut.example[0].path, cut.example[0].line) == (first.path, first.line):
+            continue  # the import is the whole chain
+        if cut.chains == 0:
+            lines.append("    only chains longer than the shortest run through it, e.g.:")
+        elif cut.chains == group.chains == 1:
+            lines.append("    the chain:")
+        elif cut.chains == group.chains:
+            lines.append(f"    all {group.chains} chains run through it; the shortest:")
+        else:
+            lines.append(f"    {cut.chains} of the {_count(group.chains, 'chain')} run{'s' if cut.chains == 1 else ''} through it; the shortest:")
+        lines.extend(f"      {hop.render()}" for hop in cut.example)
+    if group.listed:
+        lines.append(f"  the {_count(len(group.listed), 'shortest chain')}:" if len(group.listed) < group.chains else "  every chain:")
+        for chain in group.listed:
+            lines.extend(f"    {'- ' if number == 0 else '  '}{hop.render()}" for number, hop in enumerate(chain))
+    more = group.chains - group.shown
+    if more > 0:
+        lines.append(f"  ... and {_count(more, 'more chain')} (--chains all to list them)")
+    return lines
+
+
+def _statement_lines(statements: tuple[Violation, ...]) -> list[str]:
+    """The statements of one import of a cut: one line each, except that a run of statements
+    with the same qualifiers (a file importing names one statement at a time) is one line that
+    says which lines."""
+    runs: list[list[Violation]] = []
+    for statement in statements:
+        if runs and runs[-1][0].qualifiers == statement.qualifiers:
+            runs[-1].append(statement)
+        else:
+            runs.append([statement])
+    lines = []
+    for run in runs:
+        first = run[0]
+        if len(run) == 1:
+            lines.append(f"  {first.render()}")
+            continue
+        names = sorted({name for statement in run for name in statement.names})
+        quals = f" [{', '.join(first.qualifiers)}]" if first.qualifiers else ""
+        ranges = _line_ranges([statement.line for statement in run])
+        where = ", ".join(ranges) if len(ranges) <= 6 else f"{', '.join(ranges[:5])} and {len(ranges) - 5} more"
+        lines.append(f"  {first.path}:{first.line}: {first.code} {first.importer} imports {first.imported}{shown_names(names)}{quals} ({len(run)} statements, lines {where})")
+    return lines
+
+
+def _line_ranges(numbers: list[int]) -> list[str]:
+    ranges: list[list[int]] = []
+    for number in sorted(numbers):
+        if ranges and number == ranges[-1][1] + 1:
+            ranges[-1][1] = number
+        else:
+            ranges.append([number, number])
+    return [f"{a}" if a == b else f"{a}-{b}" for a, b in ranges]
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def summary(report: RunReport) -> str:
     parts = [f"{report.count(Verdict.KEPT)} kept", f"{report.count(Verdict.BROKEN) + report.count(Verdict.UNEXPECTEDLY_KEPT)} broken"]
     if report.count(Verdict.EXPECTED_BROKEN):
         parts.append(f"{report.count(Verdict.EXPECTED_BROKEN)} broken as expected")
     if report.count(Verdict.ERROR):
         parts.append(f"{report.count(Verdict.ERROR)} could not be decided")
-    return f"Contracts: {', '.join(parts)}."
+    skipped = [
+        _count(number, f"{kind} contract") + " skipped"
+        for number, kind in ((report.skipped_probes, "probe"), (report.skipped_static, "static"))
+        if number
+    ]
+    return f"Contracts: {', '.join(parts)}" + (f"; {', '.join(skipped)}" if skipped else "") + "."
 
 
 def render_error(error: ConfigError) -> str:

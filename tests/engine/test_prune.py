@@ -130,3 +130,21 @@ def test_prune_with_a_bad_configuration_changes_nothing(project):
     assert result.returncode == 2
     assert "type 'nope' is not a contract type" in result.stderr
     assert (project.root / "contracts.toml").read_bytes() == before
+
+
+def test_a_name_no_import_takes_is_stale_and_prune_removes_only_that_name(project):
+    contracts = (
+        'root_packages = ["app"]\nsource_roots = ["src"]\n\n[[contracts]]\nid = "leaf"\ntype = "leaf"\n'
+        'modules = ["app.a"]\nwithin = ["app.b"]\n'
+        'allow = [\n  { module = "app.b", names = ["used", "gone"] },   # keep this comment\n]\n'
+    )
+    project.write({**PACKAGE, "contracts.toml": contracts})
+    check = project.check()
+    assert check.returncode == 1
+    assert "contracts.toml:10: LY030 allowance 'app.b names ['used', 'gone']': no import takes 'gone' any more: remove the name" in check.stdout
+    assert "app.a imports app.b" not in check.stdout  # `used` is still excused
+    pruned = project.layering("prune")
+    assert pruned.returncode == 0, pruned.stdout + pruned.stderr
+    assert "removed name 'gone' of allow[0]" in pruned.stdout
+    assert (project.root / "contracts.toml").read_text() == contracts.replace('["used", "gone"]', '["used"]')
+    assert project.check().returncode == 0

@@ -1,6 +1,6 @@
 """`layering check --format text|json|github|sarif`: the real CLI on small packages.
 
-JSON is validated against the shipped schema (layering/schema/report-v1.json) with jsonschema;
+JSON is validated against the shipped schema (layering/schema/report-v2.json) with jsonschema;
 SARIF against sarif-pydantic's SARIF 2.1.0 object model, read strictly (no unknown property).
 """
 
@@ -25,7 +25,7 @@ from layering.reporting.github import command, escape_data, escape_property
 
 
 def _schema() -> dict:
-    text = (importlib.resources.files("layering") / "schema" / "report-v1.json").read_text(encoding="utf-8")
+    text = (importlib.resources.files("layering") / "schema" / "report-v2.json").read_text(encoding="utf-8")
     schema = json.loads(text)
     jsonschema.Draft202012Validator.check_schema(schema)
     return schema
@@ -41,7 +41,7 @@ def test_json_broken(broken: Path) -> None:
     run = run_cli(broken, "--format", "json")
     assert run.returncode == 1, run.stderr
     document = _valid_json(run.stdout)
-    assert document["schema_version"] == 1
+    assert document["schema_version"] == 2
     assert document["exit_code"] == 1
     assert document["config_path"] == str(broken / "contracts.toml")
     assert document["summary"] == {
@@ -51,13 +51,18 @@ def test_json_broken(broken: Path) -> None:
     assert [c["id"] for c in document["contracts"]] == ["no-sub", "leaf", "known"]
     assert by_id["no-sub"]["verdict"] == "broken" and by_id["no-sub"]["type"] == "forbidden"
     assert by_id["no-sub"]["source"] == {"path": str(broken / "contracts.toml"), "line": 5}
-    chain, direct = by_id["no-sub"]["violations"]
-    assert (chain["code"], chain["path"], chain["line"], chain["importer"], chain["imported"]) == ("LY002", "src/app/a.py", 1, "app.a", "app.sub.x")
-    assert [(h["path"], h["line"], h["importer"], h["imported"], h["names"]) for h in chain["chain"]] == [
-        ("src/app/a.py", 1, "app.a", "app.b", ["b"]),
-        ("src/app/b.py", 2, "app.b", "app.sub.x", ["x"]),
+    direct, through_b = by_id["no-sub"]["violations"]
+    assert (direct["code"], direct["path"], direct["line"], direct["names"], direct["qualifiers"]) == ("LY001", "src/app/a.py", 5, [], ["function-level"])
+    assert (through_b["code"], through_b["path"], through_b["line"], through_b["importer"], through_b["imported"]) == ("LY002", "src/app/b.py", 2, "app.b", "app.sub.x")
+    assert [(h["path"], h["line"], h["importer"], h["imported"]) for h in through_b["chain"]] == [
+        ("src/app/a.py", 1, "app.a", "app.b"),
+        ("src/app/b.py", 2, "app.b", "app.sub.x"),
     ]
-    assert (direct["code"], direct["line"], direct["names"], direct["qualifiers"]) == ("LY001", 5, ["x"], ["function-level"])
+    assert by_id["no-sub"]["chain_groups"] == [{"source": "app.a", "target": "app.sub", "chains": 2, "cut": 2, "listed": []}]
+    cut = {(entry["importer"], entry["imported"]): entry for entry in by_id["no-sub"]["cut"]}
+    assert sorted(cut) == [("app.a", "app.sub.x"), ("app.b", "app.sub.x")]
+    assert (cut["app.b", "app.sub.x"]["path"], cut["app.b", "app.sub.x"]["lines"], cut["app.b", "app.sub.x"]["chains"]) == ("src/app/b.py", [2], 1)
+    assert cut["app.a", "app.sub.x"]["qualifiers"] == ["function-level"]
     assert by_id["known"]["verdict"] == "expected_broken" and by_id["known"]["passes"] is True
 
 
@@ -69,7 +74,7 @@ def test_json_lists_stale_entries_for_prune(broken: Path) -> None:
     run = run_cli(broken, "--format", "json")
     document = _valid_json(run.stdout)
     by_id = {c["id"]: c for c in document["contracts"]}
-    assert by_id["no-sub"]["stale"] == [{"option": "allow", "index": 1, "text": "app.a -> app.sub.nothing"}]
+    assert by_id["no-sub"]["stale"] == [{"option": "allow", "index": 1, "text": "app.a -> app.sub.nothing", "name": None}]
     assert by_id["leaf"]["stale"] == []
 
 
@@ -90,7 +95,7 @@ def test_json_config_error(misconfigured: Path) -> None:
     (error,) = document["errors"]
     assert error["path"] == str(misconfigured / "contracts.toml")
     assert error["line"] == 11
-    assert "forbiden" in error["message"] and "forbidden_modules" in error["message"]
+    assert "forbiden" in error["message"] and "Did you mean 'forbidden_names'?" in error["message"]
     assert "contracts.toml:11" in run.stderr  # the job log shows it too
 
 
@@ -120,9 +125,9 @@ def test_github_broken(broken: Path) -> None:
     assert run.returncode == 1, run.stderr
     lines = run.stdout.splitlines()
     errors = [line for line in lines if line.startswith("::error ")]
-    assert errors[0].startswith("::error file=src/app/a.py,line=1,title=LY002 a does not import sub::app.a imports app.sub.x through 2 imports%0A")
-    assert "%0Asrc/app/a.py:1: app.a -> app.b (b)%0Asrc/app/b.py:2: app.b -> app.sub.x (x)%0A" in errors[0]
-    assert errors[1].startswith("::error file=src/app/a.py,line=5,title=LY001 a does not import sub::app.a imports app.sub.x (x) [function-level]")
+    assert errors[0].startswith("::error file=src/app/a.py,line=5,title=LY001 a does not import sub::app.a imports app.sub.x [function-level]%0A")
+    assert errors[1].startswith("::error file=src/app/b.py,line=2,title=LY002 a does not import sub::app.b imports app.sub.x%0Aone of the 2 imports to remove")
+    assert "%0Asrc/app/a.py:1: app.a -> app.b%0Asrc/app/b.py:2: app.b -> app.sub.x%0A" in errors[1]
     # `:`, `,` and `%` in a property are escaped; in the message only `%` and line breaks.
     assert errors[2].startswith("::error file=src/app/b.py,line=2,title=LY003 b is a leaf%3A no sub%2C 100%25 sure::")
     assert "contract: b is a leaf: no sub, 100%25 sure [leaf]" in errors[2]
@@ -141,7 +146,7 @@ def test_github_kept(kept: Path) -> None:
 
 def test_github_paths_are_relative_to_the_checkout(broken: Path) -> None:
     run = run_cli(broken.parent, "--format", "github", "--config", "broken/contracts.toml")
-    assert "::error file=broken/src/app/a.py,line=1," in run.stdout
+    assert "::error file=broken/src/app/a.py,line=5," in run.stdout
 
 
 def test_github_config_error(misconfigured: Path) -> None:
@@ -215,12 +220,12 @@ def test_sarif_broken(broken: Path) -> None:
         for r in results
     ]
     assert summary == [
-        ("LY002", "src/app/a.py", 1, False),
         ("LY001", "src/app/a.py", 5, False),
+        ("LY002", "src/app/b.py", 2, False),
         ("LY003", "src/app/b.py", 2, False),
         ("LY001", "src/app/a.py", 1, True),
     ]
-    chain = results[0]
+    chain = results[1]
     assert [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in chain["relatedLocations"]] == ["src/app/a.py", "src/app/b.py"]
     assert len(chain["codeFlows"][0]["threadFlows"][0]["locations"]) == 2
     assert "a does not import sub" in chain["message"]["text"]
@@ -293,3 +298,19 @@ def test_broken_pipe_exits_quietly(broken: Path, format: str) -> None:
     out, err = process.communicate(timeout=60)
     assert len(out) == 1
     assert b"Traceback" not in err and b"BrokenPipe" not in err
+
+
+def test_every_format_uses_one_base_when_run_from_a_subdirectory(broken: Path) -> None:
+    """Text, JSON and SARIF paths are relative to the configuration's directory wherever the run
+    starts; GitHub annotations are relative to the repository root, as GitHub resolves them."""
+    (broken.parent / ".git").mkdir()
+    below = broken / "src" / "app"
+    text = run_cli(below).stdout
+    assert "  src/app/a.py:5: LY001 " in text
+    document = json.loads(run_cli(below, "--format", "json").stdout)
+    assert {v["path"] for c in document["contracts"] for v in c["violations"] if v["path"].endswith(".py")} == {"src/app/a.py", "src/app/b.py"}
+    sarif = json.loads(run_cli(below, "--format", "sarif").stdout)["runs"][0]
+    assert sarif["originalUriBaseIds"]["%SRCROOT%"]["uri"] == broken.as_uri() + "/"
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["results"]} == {"src/app/a.py", "src/app/b.py"}
+    github = run_cli(below, "--format", "github").stdout
+    assert "::error file=broken/src/app/a.py,line=5," in github

@@ -154,10 +154,12 @@ def test_failure_shows_the_violation_lines_without_a_traceback(pytester: pytest.
         [
             "*forbidden contract no-sub*",
             "a does not import sub [[]no-sub[]] BROKEN",
-            "  src/app/a.py:1: LY002 app.a imports app.sub.x through 2 imports",
-            "    src/app/a.py:1: app.a -> app.b (b)",
-            "    src/app/b.py:2: app.b -> app.sub.x (x)",
-            "  src/app/a.py:5: LY001 app.a imports app.sub.x (x) [[]function-level[]]",
+            "  2 chains from app.a to app.sub; removing these 2 imports keeps the contract:",
+            "  src/app/a.py:5: LY001 app.a imports app.sub.x [[]function-level[]]",
+            "  src/app/b.py:2: LY002 app.b imports app.sub.x",
+            "    1 of the 2 chains runs through it; the shortest:",
+            "      src/app/a.py:1: app.a -> app.b",
+            "      src/app/b.py:2: app.b -> app.sub.x",
             "*leaf contract leaf*",
             "b is a leaf: no sub, 100% sure [[]leaf[]] BROKEN",
             "  src/app/b.py:2: LY003 app.b imports app.sub.x",
@@ -229,9 +231,18 @@ def test_layering_report_fixture(pytester: pytest.Pytester) -> None:
 
         def test_api():
             assert layering.check().exit_code == 1
+
+        def test_an_assertion_shows_the_text_report():
+            report = layering.check()
+            assert report.exit_code == 0, report
+
+        def test_the_api_is_listed():
+            assert {"check", "RunReport", "Verdict"} <= set(dir(layering))
         """
     )
-    pytester.runpytest("test_report.py").assert_outcomes(passed=2)
+    result = pytester.runpytest("test_report.py", "-vv")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*AssertionError: Configuration: contracts.toml", "*a does not import sub [[]no-sub[]] BROKEN", "*2 chains from app.a to app.sub; removing these 2 imports keeps the contract:"])
 
 
 # --- configuration errors ------------------------------------------------------------------

@@ -142,7 +142,7 @@ def test_damaged_cache_is_ignored_and_rebuilt(run, project, corrupt, which):
     damaged = run({})
     assert summary(damaged) == expected
     assert len(cache_warnings(damaged)) <= 1, damaged
-    assert all(line.startswith("layering: warning: the import graph cache in .layering_cache") for line in damaged.err.splitlines())
+    assert all(line.startswith("layering: warning: ") and "cache" in line for line in damaged.err.splitlines())
     again = run({})
     assert summary(again) == expected
     assert cache_warnings(again) == [], again  # the cache was rebuilt: nothing left to warn about
@@ -172,8 +172,8 @@ def test_cache_dir_that_cannot_be_created_is_skipped_and_said_once(run, project)
     result = run({})
     assert summary(result) == expected
     assert result.err.count("\n") == 1, result.err
-    assert "layering: warning: cannot use the cache directory afile/cache" in result.err
-    assert "built without a cache" in result.err
+    assert "layering: warning: cannot use the cache directory " in result.err and "afile/cache" in result.err
+    assert "running without a cache" in result.err
     assert (project.root / "afile").read_text() == "not a directory\n"
 
 

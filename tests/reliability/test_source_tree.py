@@ -67,8 +67,7 @@ def test_unknown_encoding_declaration(run):
 def test_file_with_a_coding_cookie_is_decoded(run):
     result = check_b(run, b"# -*- coding: latin-1 -*-\n# caf\xe9\nfrom app import a\n")
     assert result.code == 1
-    assert "src/app/b.py:3: LY001 app.b imports app.a\n" in result.out
-    assert "src/app/b.py:3: LY001 app.b imports app.a (a)" in result.out
+    assert result.out.count("src/app/b.py:3: LY001 app.b imports app.a\n") == 2  # the direct and the graph contract
 
 
 def test_utf8_bom_is_read_like_python_reads_it(run):
@@ -100,7 +99,7 @@ def test_namespace_root_package(run):
     result = run(files)
     assert result.code == 1
     assert "src/app/b.py:1: LY001 app.b imports app.a\n" in result.out
-    assert "src/app/sub/x.py:1: LY002 app.sub.x imports app.a through 2 imports" in result.out
+    assert "  src/app/b.py:1: LY002 app.b imports app.a\n    the chain:\n      src/app/sub/x.py:1: app.sub.x -> app.b\n" in result.out
 
 
 def test_import_cycle_terminates_and_reports_the_chain(run):
@@ -114,8 +113,8 @@ def test_import_cycle_terminates_and_reports_the_chain(run):
     }
     result = run(files)
     assert result.code == 1
-    assert "src/app/b.py:1: LY002 app.b imports app.a through 3 imports" in result.out
-    assert "src/app/d.py:2: app.d -> app.a" in result.out
+    assert "  src/app/d.py:2: LY002 app.d imports app.a\n" in result.out
+    assert "      src/app/b.py:1: app.b -> app.c\n      src/app/c.py:2: app.c -> app.d\n      src/app/d.py:2: app.d -> app.a\n" in result.out
 
 
 def test_symlinked_directory_leading_outside_the_package_is_part_of_it(run, project):
@@ -142,8 +141,7 @@ def test_symlink_loops_terminate(run, project):
     result = run({})
     assert time.monotonic() - started < 60
     assert result.code == 1
-    assert "src/app/b.py:1: LY001 app.b imports app.a\n" in result.out
-    assert "src/app/b.py:1: LY001 app.b imports app.a (a)" in result.out
+    assert result.out.count("src/app/b.py:1: LY001 app.b imports app.a\n") == 2
 
 
 def test_symlink_back_into_the_package_is_not_a_second_copy(run, project):
@@ -171,20 +169,19 @@ def test_very_long_file_stays_fast(run):
     result = check_b(run, "\n".join(lines) + "\n")
     elapsed = time.monotonic() - started
     assert result.code == 1
-    assert result.out.count("LY001 app.b imports app.a\n") == 200
+    assert result.out.count("LY001 app.b imports app.a\n") == 200  # each statement of the direct contract
+    assert "  src/app/b.py:1: LY001 app.b imports app.a (200 statements, lines 1, 1001, 2001, 3001, 4001 and 195 more)\n" in result.out
     assert "src/app/b.py:199001: LY001" in result.out
     assert elapsed < 30, f"200k lines took {elapsed:.1f}s"
 
 
-def assert_graph_decided(result, direct_location: str, reason: str, violation: str) -> None:
-    """A file this Python cannot parse but grimp can: the direct contract, which needs the
-    file's names, is undecided; the graph contract is decided from grimp's reading of it, and
-    its report falls back to grimp's line numbers."""
-    assert result.code == 2, result
-    assert "forbidden #1 [direct] ERROR" in result.out, result
-    assert f"{direct_location}: LY040 {reason}" in result.out, result
+def assert_graph_decided(result, violation: str) -> None:
+    """A file this Python cannot parse but grimp can: both contracts are decided from grimp's
+    reading of it (lint-imports decides them too), each import statement read alone."""
+    assert result.code == 1, result
+    assert "forbidden #1 [direct] BROKEN" in result.out, result
     assert "forbidden #2 [graph] BROKEN" in result.out, result
-    assert violation in result.out, result
+    assert result.out.count(violation) == 2, result
 
 
 def test_huge_expression_is_an_error_not_a_crash(run):
@@ -194,7 +191,7 @@ def test_huge_expression_is_an_error_not_a_crash(run):
     try:
         ast.parse(source)
     except (RecursionError, MemoryError, SyntaxError):
-        assert_graph_decided(result, "src/app/b.py:1", "cannot be parsed (", "src/app/b.py:1: LY001 app.b imports app.a")
+        assert_graph_decided(result, "src/app/b.py:1: LY001 app.b imports app.a\n")
     else:
         assert result.code == 1, result
         assert "src/app/b.py:1: LY001 app.b imports app.a" in result.out
@@ -208,7 +205,7 @@ def test_python_312_syntax_is_parsed_when_this_python_can(run):
     try:
         ast.parse(NEW_SYNTAX)
     except SyntaxError:
-        assert_graph_decided(result, "src/app/b.py:1", f"syntax error: invalid syntax (read as Python {PY})", "src/app/b.py:2: LY001 app.b imports app.a")
+        assert_graph_decided(result, "src/app/b.py:2: LY001 app.b imports app.a\n")
     else:
         assert result.code == 1
         assert "src/app/b.py:2: LY001 app.b imports app.a" in result.out
@@ -220,7 +217,7 @@ def test_lazy_import_is_a_located_error_where_python_lacks_it(run):
     try:
         ast.parse(source)
     except SyntaxError:
-        assert_graph_decided(result, "src/app/b.py:2", f"syntax error: invalid syntax (read as Python {PY})", "src/app/b.py:2: LY001 app.b imports app.a")
+        assert_graph_decided(result, "src/app/b.py:2: LY001 app.b imports app.a\n")
     else:  # PEP 810 Pythons: a lazy import is an import, marked as such
         assert result.code == 1
         assert "src/app/b.py:2: LY001 app.b imports app.a [lazy]" in result.out
