@@ -27,7 +27,7 @@ def test_import_linters_own_order_in_one_directory_and_a_note(project, tmp_path)
     write_config(tmp_path, "setup.cfg", {"root_package": "shop"}, [("other", {**CONTRACT[0][1], "name": "From setup.cfg"})])
     result = project.check()
     assert result.stdout.splitlines()[0] == "Configuration: setup.cfg"
-    assert "warning: using [importlinter] in setup.cfg; .importlinter of the same directory is ignored (remove one of them)" in result.stdout
+    assert "warning: using [importlinter] in setup.cfg; .importlinter of the same directory is ignored (remove one of them)" in result.stdout + result.stderr
     assert "From setup.cfg [other] BROKEN" in result.stdout
 
 
