@@ -84,7 +84,7 @@ def _section_text(settings: Settings, table: str) -> tuple[str, tuple[str, ...]]
         from layering.adapters.ini_config import read_ini
 
         return toml_writer.ini_as_toml(read_ini(source), table, frozenset(ignored)), notes
-    text = toml_writer.toml_tables_as(source, settings.table, table, frozenset(ignored))
+    text = toml_writer.toml_tables_as(source, settings.table_name, table, frozenset(ignored))
     if not _same_data(settings, source, text, table, ignored):
         notes += ("the comments could not be kept (the table is not written as plain tables)",)
         text = toml_writer.data_as_toml(_data(settings, source, ignored), table)
@@ -106,7 +106,7 @@ def _ignored_session_options(settings: Settings, source: str) -> set[str]:
 
 def _data(settings: Settings, source: str, ignored: set[str]) -> dict[str, Any]:
     node: Any = tomllib.loads(source)
-    for part in settings.table.split("."):
+    for part in settings.table_name.split("."):
         node = node[part]
     return {k: v for k, v in node.items() if k not in ignored}
 

@@ -47,7 +47,7 @@ def prune(settings: Settings, probes: ProbeSelection = ProbeSelection.ALL, jobs:
             if settings.file_format == "ini":
                 _remove_ini_entries(settings, removals)
             else:
-                remove_entries(settings.path, tuple(settings.table.split(".")) if settings.table else (), removals)
+                remove_entries(settings.path, tuple(settings.table_name.split(".")) if settings.table_name else (), removals)
         except EditFailed as failure:
             raise ConfigError(Problem(settings.path, 0, str(failure), hint="the file was left unchanged")) from None
     return shown, skipped

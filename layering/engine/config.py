@@ -111,7 +111,7 @@ class Settings:
     file_format: str = "toml"
     problems: tuple[Problem, ...] = ()
     source_roots_given: bool = True
-    table: str = ""
+    table_name: str = ""
     """Where the configuration stands in its TOML file ("tool.layering", "tool.importlinter"),
     "" for the whole file (a contracts.toml, or INI)."""
     roots_known: bool = True
@@ -282,7 +282,7 @@ def _load_toml(path: str, text: str, notes: tuple[str, ...]) -> Settings:
         specs.append(ContractSpec(position, options, line, key_lines, entry_lines))
     session = {k: v for k, v in table.items() if k != "contracts"}
     settings = _read_settings(path, session, index.top, index.top_entries, specs, problems, notes, dialect, "toml")
-    return dataclasses.replace(settings, table=prefix.rstrip("."))
+    return dataclasses.replace(settings, table_name=prefix.rstrip("."))
 
 
 def _load_ini(path: str, text: str, notes: tuple[str, ...]) -> Settings:
