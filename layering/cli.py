@@ -15,12 +15,34 @@ from layering import __version__
 FORMATS = ("text", "json", "github", "sarif")
 
 
+EPILOG = """\
+exit codes:
+  0  every contract kept
+  1  a contract broken (or a stale allowance, or expect = "broken" kept)
+  2  the run could not be made: a configuration error, an unreadable source file, a probe
+     whose module failed to import, or a contract that could not be decided
+
+configuration (without --config or a path, the first found, here or in the nearest parent
+directory): contracts.toml; [tool.layering] in pyproject.toml; import-linter's own, read as
+it is: [importlinter] in setup.cfg, .importlinter, [tool.importlinter] in pyproject.toml.
+
+Text output is coloured on a terminal unless NO_COLOR is set (or TERM=dumb). The finding
+codes (LY001...) are listed in the README, section "Reports".
+"""
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="layering", description="Import-layering contract linter.")
+    parser = argparse.ArgumentParser(
+        prog="layering", description="Import-layering contract linter.", epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"layering {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    check = commands.add_parser("check", help="check the contracts", description="Check the contracts of contracts.toml or [tool.layering].")
-    check.add_argument("--config", metavar="PATH", help="the configuration file (default: contracts.toml or pyproject.toml found from here upwards)")
+    check = commands.add_parser(
+        "check", help="check the contracts", description="Check the contracts of a configuration.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _config_arguments(check)
     check.add_argument("--contract", metavar="ID", action="append", default=[], help="check only this contract (repeatable)")
     probes = check.add_mutually_exclusive_group()
     probes.add_argument("--no-probe", action="store_true", help="skip probe contracts (a fast, static-only run)")
@@ -42,18 +64,45 @@ def _parser() -> argparse.ArgumentParser:
         help="report format: text for people, json (schema: layering/schema/report-v2.json), "
         "github (Actions annotations), sarif (SARIF 2.1.0 for code scanning); default: text",
     )
-    # pre-commit passes the changed files; every run checks the whole configuration, so they are ignored.
-    check.add_argument("filenames", nargs="*", help=argparse.SUPPRESS)
     prune = commands.add_parser(
         "prune",
         help="remove stale allowances and expectations from the configuration",
         description="Remove the allowances, ignored imports, expect_loaded entries and "
         'expect = "broken" that no longer match anything, keeping the file\'s comments.',
     )
-    prune.add_argument("--config", metavar="PATH", help="the configuration file (default: found as for check)")
+    _config_arguments(prune)
     prune.add_argument("--no-probe", action="store_true", help="leave probe contracts (and their expect_loaded) alone")
     prune.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
+    migrate = commands.add_parser(
+        "migrate",
+        help="write contracts.toml (or [tool.layering]) from an import-linter configuration",
+        description="Write the contracts of an import-linter configuration (.importlinter, setup.cfg, "
+        "[tool.importlinter]) in layering's format, with their comments, atomically. The verdicts "
+        "are the same before and after.",
+    )
+    _config_arguments(migrate, "the import-linter configuration (default: found as for check)")
+    migrate.add_argument(
+        "--to", choices=("contracts.toml", "pyproject.toml"), default="contracts.toml",
+        help="write a contracts.toml beside the configuration (default), or [tool.layering] into its pyproject.toml",
+    )
+    migrate.add_argument("--force", action="store_true", help="replace an existing contracts.toml or [tool.layering]")
+    migrate.add_argument("--dry-run", action="store_true", help="print what would be written, write nothing")
     return parser
+
+
+def _config_arguments(command: argparse.ArgumentParser, help: str = "the configuration file (default: found as described below)") -> None:
+    """The configuration, as `--config PATH` or as a path argument (import-linter 2.x style)."""
+    command.add_argument("config_path", nargs="?", metavar="PATH", help=help)
+    command.add_argument("--config", metavar="PATH", help="the same, as an option")
+
+
+def _config(arguments: argparse.Namespace) -> str | None:
+    return arguments.config or arguments.config_path
+
+
+def _usage_error(message: str) -> int:
+    sys.stderr.write(f"layering: error: {message}\n")
+    return 2
 
 
 def _chains(value: str) -> int:
@@ -65,12 +114,16 @@ def _chains(value: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = _parser().parse_args(argv)
-    if arguments.command not in ("check", "prune"):
-        _parser().print_help()
+    parser = _parser()
+    arguments = parser.parse_args(argv)
+    if getattr(arguments, "config", None) and arguments.config_path and arguments.config != arguments.config_path:
+        parser.error(f"two configurations given ({arguments.config_path} and --config {arguments.config}): name one")
+    commands = {"check": _check, "prune": _prune, "migrate": _migrate}
+    if arguments.command not in commands:
+        parser.print_help()
         return 2
     try:
-        return _check(arguments) if arguments.command == "check" else _prune(arguments)
+        return commands[arguments.command](arguments)
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -90,11 +143,10 @@ def _check(arguments: argparse.Namespace) -> int:
     elif arguments.probe_only:
         selection = ProbeSelection.PROBES
     if arguments.jobs is not None and arguments.jobs < 1:
-        sys.stderr.write("layering: error: --jobs takes a number of 1 or more\n")
-        return 2
+        return _usage_error("--jobs takes a number of 1 or more")
     progress = ProgressLine() if _progress_allowed() else None
     try:
-        settings = locate_settings(arguments.config)
+        settings = locate_settings(_config(arguments))
         report = check_settings(
             settings,
             arguments.contract,
@@ -127,7 +179,7 @@ def _prune(arguments: argparse.Namespace) -> int:
 
     selection = ProbeSelection.STATIC if arguments.no_probe else ProbeSelection.ALL
     try:
-        settings = locate_settings(arguments.config)
+        settings = locate_settings(_config(arguments))
         removed, skipped = prune(settings, selection, jobs=arguments.jobs)
     except ConfigError as error:
         _write_error("text", error)
@@ -142,6 +194,30 @@ def _prune(arguments: argparse.Namespace) -> int:
     if not removed:
         sys.stdout.write(f"{shown}: nothing stale to remove\n")
     return 2 if skipped else 0
+
+
+def _migrate(arguments: argparse.Namespace) -> int:
+    from layering.commands.migrate import migrate
+    from layering.domain.errors import ConfigError
+    from layering.engine.config import locate_settings
+
+    try:
+        settings = locate_settings(_config(arguments))
+        migration = migrate(settings, arguments.to, force=arguments.force, dry_run=arguments.dry_run)
+    except ConfigError as error:
+        _write_error("text", error)
+        return 2
+    relative = _renderer("text").relative_path
+    if arguments.dry_run:
+        sys.stdout.write(migration.text)
+    else:
+        sys.stdout.write(
+            f"{relative(migration.path)}: wrote {migration.contracts} contracts from {relative(settings.path)}, "
+            "with the same verdicts\n"
+        )
+    for note in migration.notes:
+        sys.stderr.write(f"layering: note: {note}\n")
+    return 0
 
 
 def _colour() -> bool:

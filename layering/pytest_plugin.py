@@ -229,22 +229,17 @@ class ContractsFile(pytest.File):
     def collect(self) -> Any:
         from layering.domain.errors import ConfigError
         from layering.engine.evidence import Evidence
-        from layering.commands.check import build_contracts
+        from layering.commands.check import ProbeSelection, load_contracts
         from layering.engine.config import locate_settings
         from layering.reporting import text
 
         state = _state(self.config)
         try:
             settings = locate_settings(str(self.path))
-            contracts = build_contracts(settings)
+            evidence = Evidence(settings)
+            contracts, _ = load_contracts(settings, evidence, (), ProbeSelection.ALL)
             if state.no_probe:
                 contracts = [c for c in contracts if c.type_name != "probe"]
-            evidence = Evidence(settings)
-            for contract in contracts:
-                contract.validate(evidence)
-            problems = [p for c in contracts for p in c.problems]
-            if problems:
-                raise ConfigError(problems)
             nodes = []
             for contract in contracts:
                 common = dict(

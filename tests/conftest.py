@@ -25,12 +25,13 @@ class Project:
             path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
         return self
 
-    def check(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-        return self.layering("check", *args, cwd=cwd)
+    def check(self, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+        return self.layering("check", *args, cwd=cwd, env=env)
 
-    def layering(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-        """`python -m layering ARGS` in the project, as a user would run it."""
-        env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    def layering(self, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+        """`python -m layering ARGS` in the project, as a user would run it (`env` added to
+        the environment, which has no NO_COLOR and no PYTHONPATH)."""
+        env = {**{k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONPATH")}, **(env or {})}
         return subprocess.run(
             [sys.executable, "-m", "layering", *args],
             cwd=cwd or self.root,

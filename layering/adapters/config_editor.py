@@ -24,8 +24,9 @@ class EditFailed(Exception):
     """The file could not be edited; it is unchanged."""
 
 
-def remove_entries(path: str, in_pyproject: bool, removals: Iterable[tuple[int, StaleEntry]]) -> None:
-    """Remove each (contract position, stale entry) from the file at `path`."""
+def remove_entries(path: str, table_path: tuple[str, ...], removals: Iterable[tuple[int, StaleEntry]]) -> None:
+    """Remove each (contract position, stale entry) from the TOML file at `path`, whose
+    configuration is the table at `table_path` (() for the whole file)."""
     import tomlkit
 
     try:
@@ -33,7 +34,9 @@ def remove_entries(path: str, in_pyproject: bool, removals: Iterable[tuple[int, 
             document = tomlkit.parse(handle.read())
     except (OSError, ValueError) as error:
         raise EditFailed(f"cannot read {path}: {error}") from None
-    table = document["tool"]["layering"] if in_pyproject else document
+    table = document
+    for part in table_path:
+        table = table[part]
     contracts = table["contracts"]
     ordered = sorted(removals, key=lambda item: (item[0], item[1].option, -(item[1].index or 0)))
     for position, entry in ordered:
@@ -57,11 +60,30 @@ def remove_entries(path: str, in_pyproject: bool, removals: Iterable[tuple[int, 
     write_atomically(path, text)
 
 
+def edit_lines(path: str, replacements: dict[int, str | None]) -> str:
+    """The text of the file at `path` with line N replaced by `replacements[N]` (removed when
+    None), line endings kept."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            lines = handle.read().splitlines(keepends=True)
+    except (OSError, ValueError) as error:
+        raise EditFailed(f"cannot read {path}: {error}") from None
+    edited = []
+    for number, line in enumerate(lines, start=1):
+        if number not in replacements:
+            edited.append(line)
+        elif replacements[number] is not None:
+            ending = line[len(line.rstrip("\r\n")):]
+            edited.append(f"{replacements[number]}{ending}")
+    return "".join(edited)
+
+
 def write_atomically(path: str, text: str) -> None:
-    """Replace the file at `path` with `text` by a rename: readers see the old or the new file."""
+    """Replace (or create) the file at `path` with `text` by a rename: readers see the old or
+    the new file, never part of one."""
     directory = os.path.dirname(os.path.abspath(path))
     try:
-        mode = os.stat(path).st_mode & 0o7777
+        mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else 0o666 & ~_umask()
         descriptor, temporary = tempfile.mkstemp(prefix=".layering-", suffix=".toml", dir=directory)
     except OSError as error:
         raise EditFailed(f"cannot write beside {path}: {error.strerror}") from None
@@ -76,3 +98,9 @@ def write_atomically(path: str, text: str) -> None:
         except OSError:
             pass
         raise EditFailed(f"cannot write {path}: {error.strerror}") from None
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current

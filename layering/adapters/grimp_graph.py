@@ -23,7 +23,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from layering.adapters.package_files import follow_directory
+from layering.adapters.package_files import follow_directory, regular_parent
 from layering.adapters.source_facts import SourceUnreadable, parse_imports
 
 _warned: set[str] = set()
@@ -120,27 +120,17 @@ def _refuse_regular_parents(root_packages: tuple[str, ...], source_roots: tuple[
     `importlib.util.find_spec`, which would import (run) a regular parent's `__init__.py`
     before failing. Static contracts never run the project's code, so refuse first. The
     parents are looked up the way the import system would (source roots first, then
-    `sys.path`), with `PathFinder`, which imports nothing."""
-    from importlib.machinery import PathFinder
-
+    `sys.path`), reading directories only."""
+    search = tuple(source_roots) + tuple(p for p in sys.path if p and p not in source_roots)
     for package in root_packages:
-        parts = package.split(".")
-        search = list(source_roots) + [p for p in sys.path if p not in source_roots]
-        for size in range(1, len(parts)):
-            parent = ".".join(parts[:size])
-            try:
-                spec = PathFinder.find_spec(parent, search)
-            except (ImportError, ValueError, OSError):
-                return
-            if spec is None:
-                break
-            if spec.origin is not None and spec.origin != "namespace":
-                raise SourceUnreadable(
-                    spec.origin, 1,
-                    f"root package '{package}' lies inside the regular package '{parent}', which would "
-                    f"have to be imported to build the graph; name '{parent}' in root_packages instead",
-                )
-            search = list(spec.submodule_search_locations or [])
+        found = regular_parent(package, search)
+        if found is not None:
+            parent, origin = found
+            raise SourceUnreadable(
+                origin, 1,
+                f"root package '{package}' lies inside the regular package '{parent}', which would "
+                f"have to be imported to build the graph; name '{parent}' in root_packages instead",
+            )
 
 
 def _located(path: str, line: int, fallback: str) -> SourceUnreadable:

@@ -8,7 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from layering.adapters.source_facts import SourceUnreadable
-from layering.contracts import CONTRACT_TYPES, contract_class
+from layering.adapters.package_files import is_single_module
+from layering.contracts import CONTRACT_TYPES, contract_class, plugin_contract_class
 from layering.contracts._common import ContractInvalid
 from layering.domain.allowances import Allowance
 from layering.domain.errors import ConfigError, Problem, did_you_mean
@@ -31,44 +32,113 @@ class ProbeSelection(str, enum.Enum):
     PROBES = "probes"
 
 
-def build_contracts(settings: Settings) -> list["Contract"]:
-    """One contract object per [[contracts]] table; every option problem raised at once."""
-    problems: list[Problem] = []
+def load_contracts(
+    settings: Settings,
+    evidence: Evidence,
+    contract_ids: Sequence[str] = (),
+    probes: ProbeSelection = ProbeSelection.ALL,
+) -> tuple[list["Contract"], list["Contract"]]:
+    """The selected contracts of `settings`, built and checked against the package, and the
+    ones the probe selection skipped.
+
+    Every problem of the file is raised at once, in one ConfigError: run-wide options, every
+    contract's options, duplicate ids, unknown `--contract` ids, and (for the selected
+    contracts whose options could be read) module patterns that match nothing.
+    """
+    problems = list(settings.problems)
+    contracts = _build(settings, problems)
+    try:
+        selected, skipped = _selection(contracts, contract_ids, probes, settings)
+    except ConfigError as error:
+        problems.extend(error.problems)
+        selected, skipped = [], []
+    if settings.roots_known:
+        problems.extend(_validate(selected, evidence))
+    problems.extend(p for c in contracts for p in c.problems)
+    if problems:
+        raise ConfigError(problems)
+    return selected, skipped
+
+
+def _build(settings: Settings, problems: list[Problem]) -> list["Contract"]:
+    """The contracts whose type is known (problems for the others, and for duplicate keys)."""
+    plugins = {plugin.name: plugin for plugin in settings.contract_types}
+    known_types = sorted(set(CONTRACT_TYPES) | set(plugins))
     contracts: list[Contract] = []
-    seen_ids: dict[str, int] = {}
     for spec in settings.contracts:
         type_name = spec.options.get("type")
+        if type_name in plugins:
+            contracts.append(plugin_contract_class(plugins[type_name])(spec, settings))
+            continue
         if type_name not in CONTRACT_TYPES:
             if type_name is None:
                 message = f"contract #{spec.index + 1} has no 'type'"
             else:
                 message = f"contract #{spec.index + 1}: type {type_name!r} is not a contract type."
-                message += did_you_mean(type_name, CONTRACT_TYPES) if isinstance(type_name, str) else ""
-            problems.append(
-                Problem(settings.path, spec.line_of("type"), message, hint="known types: " + ", ".join(sorted(CONTRACT_TYPES)))
-            )
+                message += did_you_mean(type_name, known_types) if isinstance(type_name, str) else ""
+            problems.append(Problem(settings.path, spec.line_of("type"), message, hint="known types: " + ", ".join(known_types)))
             continue
-        contract = contract_class(type_name)(spec, settings)
-        problems.extend(contract.problems)
-        if contract.contract_id:
-            if contract.contract_id in seen_ids:
-                problems.append(
-                    Problem(
-                        settings.path,
-                        spec.line_of("id"),
-                        f"duplicate contract id '{contract.contract_id}' (first used on line {seen_ids[contract.contract_id]})",
-                        hint="give each contract its own id",
-                    )
-                )
-            else:
-                seen_ids[contract.contract_id] = spec.line_of("id")
-        contracts.append(contract)
-    if problems:
-        raise ConfigError(problems)
+        contracts.append(contract_class(type_name)(spec, settings))
+    problems.extend(_duplicate_keys(contracts, settings))
     return contracts
 
 
+def _duplicate_keys(contracts: list["Contract"], settings: Settings) -> list[Problem]:
+    """Each contract is known by its id, else its name: two with one key cannot be told apart
+    (by --contract, by pytest), so both lines are named."""
+    problems = []
+    first: dict[str, "Contract"] = {}
+    for contract in contracts:
+        earlier = first.setdefault(contract.key, contract)
+        if earlier is contract:
+            continue
+        line = contract.spec.line_of("id") if contract.contract_id else contract.spec.line_of("name")
+        earlier_line = earlier.spec.line_of("id") if earlier.contract_id else earlier.spec.line_of("name")
+        if contract.contract_id and earlier.contract_id:
+            message = f"duplicate contract id '{contract.key}' (first used on line {earlier_line})"
+        else:
+            message = (
+                f"the contracts on lines {earlier_line} and {line} are both known as '{contract.key}' "
+                "(a contract without an id is known by its name)"
+            )
+        problems.append(Problem(settings.path, line, message, hint="give each contract its own id"))
+    return problems
+
+
+def _validate(contracts: list["Contract"], evidence: Evidence) -> list[Problem]:
+    """Check the options of each contract that could be read against the package."""
+    problems: list[Problem] = []
+    try:
+        for contract in contracts:
+            if not contract.problems:
+                contract.validate(evidence)
+        graph_users = [c for c in contracts if c.needs_graph and not c.problems]
+        if graph_users:
+            problems.extend(_single_module_roots(evidence, graph_users[0]))
+    except ConfigError as error:  # a root package that cannot be found
+        problems.extend(error.problems)
+    return problems
+
+
+def _single_module_roots(evidence: Evidence, user: "Contract") -> list[Problem]:
+    """The import graph (grimp's, as import-linter's) takes packages, not one-file modules."""
+    settings = evidence.settings
+    return [
+        Problem(
+            settings.path,
+            settings.line_of("root_packages") or settings.line_of("root_package"),
+            f"'{root}' is a module, not a package: the import graph that contract '{user.name}' needs "
+            "is built of packages only (as in import-linter)",
+            hint="name the package that contains it, or use contracts that read direct imports only (leaf, "
+            "contained, forbidden with allow_indirect_imports = true)",
+        )
+        for root, locations in sorted(evidence.root_locations.items())
+        if is_single_module(locations)
+    ]
+
+
 def select(contracts: list["Contract"], ids: Sequence[str], probes: ProbeSelection, settings: Settings) -> list["Contract"]:
+    """The contracts that `--contract` ids and the probe selection leave."""
     if ids:
         known = {c.key for c in contracts} | {c.name for c in contracts}
         unknown = [i for i in ids if i not in known]
@@ -89,6 +159,24 @@ def select(contracts: list["Contract"], ids: Sequence[str], probes: ProbeSelecti
     return contracts
 
 
+def _selection(contracts: list["Contract"], ids: Sequence[str], probes: ProbeSelection, settings: Settings) -> tuple[list["Contract"], list["Contract"]]:
+    """(selected, skipped): the contracts to check, and those the probe selection leaves out;
+    a selection that leaves nothing to check is an error."""
+    chosen = select(contracts, ids, ProbeSelection.ALL, settings)
+    selected = select(chosen, (), probes, settings)
+    if chosen and not selected:
+        what = "probe" if probes is ProbeSelection.PROBES else "static"
+        raise ConfigError(
+            Problem(
+                settings.path,
+                0,
+                f"no {what} contract to check: the selection leaves out all {_plural(len(chosen), 'contract')}",
+                hint="drop --no-probe or --probe-only, or name other contracts",
+            )
+        )
+    return selected, [c for c in chosen if c not in selected]
+
+
 def check_settings(
     settings: Settings,
     contract_ids: Sequence[str] = (),
@@ -101,33 +189,15 @@ def check_settings(
 ) -> RunReport:
     """Decide the selected contracts of `settings`, listing `chains` chains per group of chains
     beyond one example per import of its cut; `python` (`--python`) is the probes' interpreter."""
-    every = build_contracts(settings)
-    contracts = select(every, contract_ids, probes, settings)
-    chosen = select(every, contract_ids, ProbeSelection.ALL, settings)
-    skipped = [c for c in chosen if c not in contracts]
-    if not contracts:
-        what = "probe" if probes is ProbeSelection.PROBES else "static"
-        raise ConfigError(
-            Problem(
-                settings.path,
-                0,
-                f"no {what} contract to check: the selection leaves out all {_plural(len(chosen), 'contract')}",
-                hint="drop --no-probe or --probe-only, or name other contracts",
-            )
-        )
-    if python is not None:
-        _run_probes_in(python, [c for c in contracts if c.type_name == "probe"], settings)
     evidence = Evidence(settings, use_cache=use_cache)
     evidence.listed_chains = chains
-    for contract in contracts:
-        contract.validate(evidence)
-    problems = [p for c in contracts for p in c.problems]
-    if problems:
-        raise ConfigError(problems)
+    contracts, skipped = load_contracts(settings, evidence, contract_ids, probes)
+    if python is not None:
+        _run_probes_in(python, [c for c in contracts if c.type_name == "probe"], settings)
 
     static = [c for c in contracts if c.type_name != "probe"]
     evidence.graph_users = sum(1 for c in static if c.needs_graph)
-    evidence.include_external_packages = any(c.needs_external_packages(evidence) for c in static if c.needs_graph)
+    evidence.include_external_packages = settings.include_external_packages or any(c.needs_external_packages(evidence) for c in static if c.needs_graph)
     static_results, warnings = _decide_static(static, evidence, settings, use_cache, chains)
     results = dict(zip((i for i, c in enumerate(contracts) if c.type_name != "probe"), static_results))
     probe_contracts = [c for c in contracts if c.type_name == "probe"]
@@ -185,6 +255,7 @@ def _decide_from_cache(contracts: list["Contract"], evidence: Evidence, settings
             settings.root_packages,
             settings.source_roots,
             settings.exclude_type_checking_imports,
+            settings.include_external_packages,
         ]
     )
     cache = result_cache.ResultCache(settings.cache_dir, settings_key)
@@ -245,7 +316,7 @@ def _decide(contract: "Contract", evidence: Evidence) -> ContractResult:
             (
                 Violation(
                     path=evidence.settings.display_path(evidence.settings.path),
-                    line=contract.spec.line_of(invalid.option) if invalid.option else contract.spec.line,
+                    line=contract.spec.line,
                     code=INVALID_CONTRACT,
                     message=f"{reason}: fix the contract",
                 ),

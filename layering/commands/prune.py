@@ -6,13 +6,12 @@ removing, in the configuration file itself, keeping every comment.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
-from layering.adapters.config_editor import EditFailed, remove_entries
+from layering.adapters.config_editor import EditFailed, edit_lines, remove_entries, write_atomically
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.results import StaleEntry, Verdict
-from layering.engine.config import PYPROJECT_FILE, Settings
+from layering.engine.config import Settings, settings_from_text
 from layering.commands.check import ProbeSelection, check_settings
 
 
@@ -45,7 +44,30 @@ def prune(settings: Settings, probes: ProbeSelection = ProbeSelection.ALL, jobs:
             shown.append(Removal(result.name, entry))
     if removals:
         try:
-            remove_entries(settings.path, os.path.basename(settings.path) == PYPROJECT_FILE, removals)
+            if settings.file_format == "ini":
+                _remove_ini_entries(settings, removals)
+            else:
+                remove_entries(settings.path, tuple(settings.table_name.split(".")) if settings.table_name else (), removals)
         except EditFailed as failure:
             raise ConfigError(Problem(settings.path, 0, str(failure), hint="the file was left unchanged")) from None
     return shown, skipped
+
+
+def _remove_ini_entries(settings: Settings, removals: list[tuple[int, StaleEntry]]) -> None:
+    """In INI, every entry of a list stands on its own line: remove that line. An entry on
+    its key's line keeps the key (`key =`) when other entries continue below it; a value of
+    one entry goes with its key."""
+    replacements: dict[int, str | None] = {}
+    for position, entry in removals:
+        spec = settings.contracts[position]
+        key_line = spec.line_of(entry.option)
+        if entry.index is None or len(spec.entry_lines.get(entry.option, ())) <= 1:
+            replacements[key_line] = None
+            continue
+        line = spec.line_of_entry(entry.option, entry.index)
+        replacements[line] = f"{entry.option} =" if line == key_line else None
+    text = edit_lines(settings.path, replacements)
+    edited = settings_from_text(settings.path, text)
+    if edited.problems or len(edited.contracts) != len(settings.contracts):
+        raise EditFailed("the edited INI would not read the same (nothing was changed)")
+    write_atomically(settings.path, text)

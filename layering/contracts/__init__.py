@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from layering.contracts._common import Contract
+    from layering.engine.config import PluginType
 
 CONTRACT_TYPES: dict[str, str] = {
     "forbidden": "layering.contracts.forbidden:ForbiddenContract",
@@ -21,6 +22,7 @@ CONTRACT_TYPES: dict[str, str] = {
     "independence": "layering.contracts.independence:IndependenceContract",
     "acyclic_siblings": "layering.contracts.acyclic_siblings:AcyclicSiblingsContract",
     "protected": "layering.contracts.protected:ProtectedContract",
+    "private_modules": "layering.contracts.private_modules:PrivateModulesContract",
 }
 
 
@@ -28,3 +30,10 @@ def contract_class(type_name: str) -> "type[Contract]":
     """The class behind a config `type`; KeyError for an unknown one."""
     module_name, _, class_name = CONTRACT_TYPES[type_name].partition(":")
     return getattr(importlib.import_module(module_name), class_name)
+
+
+def plugin_contract_class(plugin: "PluginType") -> "type[Contract]":
+    """The class that runs a contract type of the user's own (`contract_types`)."""
+    from layering.contracts.plugin import plugin_contract_class as make
+
+    return make(plugin)

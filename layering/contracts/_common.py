@@ -32,18 +32,20 @@ class OptionError(ValueError):
 
 
 class ContractInvalid(Exception):
-    """The contract cannot be checked against this package (a named module is missing);
-    `option` is the one at fault, when known, so that the error stands on its line."""
-
-    def __init__(self, message: str, option: str = "") -> None:
-        super().__init__(message)
-        self.option = option
+    """The contract cannot be checked against this package (a named module is missing)."""
 
 
 def _string(value: Any) -> str:
     if not isinstance(value, str) or not value:
         raise OptionError(f"expected a non-empty string, got {value!r}")
     return value
+
+
+def _text(value: Any) -> str:
+    """Text that may span lines: in INI, a value over several lines is the list of its lines."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "\n".join(value)
+    return _string(value)
 
 
 def _boolean(value: Any) -> bool:
@@ -105,9 +107,12 @@ def parse_allowance(value: Any, importer_required: bool) -> Allowance:
             importer=_pattern(importer_text) if importer_text else None,
         )
     if isinstance(value, dict):
-        unknown = sorted(set(value) - {"importer", "module", "names"})
+        keys = ("importer", "module", "names")
+        unknown = sorted(set(value) - set(keys))
         if unknown:
-            raise OptionError(f"unknown key {unknown[0]!r} in an allowance (keys: importer, module, names)")
+            raise OptionError(
+                f"unknown key {unknown[0]!r} in an allowance.{did_you_mean(unknown[0], keys)} (keys: importer, module, names)"
+            )
         if "module" not in value:
             raise OptionError("an allowance table needs 'module'")
         if importer_required and "importer" not in value:
@@ -138,12 +143,6 @@ def import_expression(value: Any) -> tuple[ModulePattern, ModulePattern]:
         raise OptionError(str(error)) from None
 
 
-def import_expressions(value: Any) -> tuple[tuple[ModulePattern, ModulePattern], ...]:
-    if not isinstance(value, list):
-        raise OptionError(f"expected a list of 'importer -> imported' strings, got {value!r}")
-    return tuple(import_expression(v) for v in value)
-
-
 def matching_edges(graph: Any, importer: ModulePattern, imported: ModulePattern) -> list[tuple[str, str]]:
     importers = [m for m in graph.modules if importer.matches(m)]
     edges = []
@@ -168,6 +167,7 @@ class Option:
 def option(kind: str, help: str, *, required: bool = False, default: Any = None) -> Option:
     readers: dict[str, Callable[[Any], Any]] = {
         "string": _string,
+        "text": _text,
         "boolean": _boolean,
         "seconds": _seconds,
         "strings": _strings,
@@ -257,15 +257,16 @@ class Contract:
             self.allowances = self._read_allowances(raw["allow"])
 
     def _read_allowances(self, raw: Any) -> tuple[Allowance, ...]:
+        """Each entry of `allow`, with the line it stands on (a single one may stand alone)."""
         if not isinstance(raw, list):
             raw = [raw]
-        line = self.spec.line_of("allow")
         allowances = []
         for index, entry in enumerate(raw):
+            line = self.spec.line_of_entry("allow", index)
             try:
                 allowance = parse_allowance(entry, self.allowance_needs_importer)
             except OptionError as error:
-                self.problem("allow", f"contract '{self.name}', option 'allow': {error}")
+                self.problems.append(Problem(self.settings.path, line, f"contract '{self.name}', option 'allow': {error}"))
                 continue
             allowances.append(Allowance(allowance.module, allowance.importer, allowance.names, line, index))
         return tuple(allowances)
@@ -303,18 +304,30 @@ class Contract:
                     self.unseen_externals.append((option, pattern))
                 continue
             where = "the package " + ", ".join(self.settings.root_packages)
-            self.problem(
-                option,
-                f"contract '{self.name}': '{pattern}' in '{option}' matches no module in {where}",
-                hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
+            self.problems.append(
+                Problem(
+                    self.settings.path,
+                    self._pattern_line(option, pattern),
+                    f"contract '{self.name}': '{pattern}' in '{option}' matches no module in {where}.{suggest_module(evidence, pattern)}",
+                    hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
+                )
             )
+
+    def _pattern_line(self, option: str, pattern: ModulePattern) -> int:
+        """The line of the entry of `option` that is `pattern` (the option's line if unknown)."""
+        raw = self.spec.options.get(option)
+        entries = raw if isinstance(raw, list) else [raw]
+        for index, entry in enumerate(entries):
+            if isinstance(entry, str) and entry.strip() == pattern.text:
+                return self.spec.line_of_entry(option, index)
+        return self.spec.line_of(option)
 
     def warnings(self, evidence: "Evidence") -> list[str]:
         """What the run should say without failing: external names that are neither installed
         nor imported by what was read, and alerts raised while checking."""
         where = self.settings.display_path(self.settings.path)
         return [
-            f"{where}:{self.spec.line_of(option)}: contract '{self.name}': '{pattern}' is neither "
+            f"{where}:{self._pattern_line(option, pattern)}: contract '{self.name}': '{pattern}' is neither "
             "installed here nor imported by the modules checked (fine if intended; check the spelling)"
             for option, pattern in self.unseen_externals
             if not evidence.mentions(pattern)
@@ -327,7 +340,7 @@ class Contract:
         where = self.settings.display_path(self.settings.path)
         violations = []
         for position, text in unmatched:
-            line = self.spec.line_of("ignore_imports")
+            line = self.spec.line_of_entry("ignore_imports", position)
             if alerting == "warn":
                 self.alerts.append(f"{where}:{line}: contract '{self.name}': ignored import '{text}' matches no import (remove it)")
             elif alerting == "error":
@@ -407,6 +420,15 @@ class Contract:
             source_path=self.settings.path,
             source_line=self.spec.line,
         )
+
+
+def suggest_module(evidence: "Evidence", pattern: ModulePattern) -> str:
+    """' Did you mean 'x'?' with the module of the package closest to a name that matches none."""
+    if pattern.has_wildcard:
+        return ""
+    parent = pattern.text.rpartition(".")[0]
+    siblings = [m for m in evidence.modules if m.rpartition(".")[0] == parent]
+    return did_you_mean(pattern.text, siblings) or did_you_mean(pattern.text, evidence.modules)
 
 
 def chain_group(

@@ -11,35 +11,64 @@ import io
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid, chain_group, import_expression, matching_edges
+from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid, chain_group, import_expression, matching_edges, suggest_module
 from layering.domain.allowances import Allowance
 from layering.domain.chains import chains_and_cut
-from layering.domain.errors import did_you_mean
+from layering.domain.errors import Problem, did_you_mean
+from layering.domain.patterns import ModulePattern
 from layering.domain.results import Violation, shown_names
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
 
-def _as_importlinter_value(value: Any) -> Any:
-    """import-linter's fields parse strings (as from INI files); TOML gives typed values."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, list):
-        return [_as_importlinter_value(v) for v in value]
-    return value
+_STRING_HINTS = {
+    "layers": 'write a layer of several modules as one string: "a | b" (independent) or "a : b"',
+}
+
+
+def entries(value: Any) -> list[tuple[int, str]]:
+    """(position, text) of each entry of a list option as import-linter reads it: a string is a
+    list of one, and blank entries are skipped (the position still counts them)."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return []
+    return [(index, entry) for index, entry in enumerate(value) if isinstance(entry, str) and entry.strip()]
+
+
+def is_internal_expression(evidence: "Evidence", text: str) -> bool:
+    """Whether a module expression names modules of the root packages (judged on the part
+    before its first wildcard)."""
+    parts = text.strip().split(".")
+    fixed = parts[: next((i for i, part in enumerate(parts) if "*" in part), len(parts))]
+    return bool(fixed) and evidence.is_internal(".".join(fixed))
+
+
+class ContractTypeUnavailable(Exception):
+    """The class behind a contract type cannot be loaded here."""
 
 
 class ImportLinterContract(Contract):
-    """Base of the contract types that import-linter implements."""
+    """Base of the contract types that import-linter implements (and of the user's own
+    import-linter contract types, `contract_types`).
+
+    The options are handed to import-linter's class as import-linter's own reader would hand
+    them over (strings and lists of strings), so each means what it means to `lint-imports`.
+    layering adds located errors, a check that named modules exist (all at once, before
+    anything runs), and ignored imports that match nothing reported as findings at their own
+    line, with import-linter's alerting level.
+    """
 
     importlinter_class: ClassVar[str]
     violation_code: ClassVar[str]
     needs_graph = True
     rendered: tuple[str, ...] = ()
     summaries: tuple[str, ...] = ()
+    delegate: Any = None
+    module_options: ClassVar[tuple[str, ...]] = ()
+    """Options whose module expressions must each match a module of the package."""
+
 
     def _read_options(self, raw: dict[str, Any]) -> None:
         from importlinter.domain import fields
@@ -47,7 +76,11 @@ class ImportLinterContract(Contract):
 
         if "expect" in raw and raw["expect"] != "broken":
             self.problem("expect", f"contract '{self.name}': expect takes only \"broken\", got {raw['expect']!r}")
-        klass = self._class()
+        try:
+            klass = self._class()
+        except ContractTypeUnavailable as unavailable:
+            self.problem("type", f"contract '{self.name}': {unavailable}")
+            return
         known = {name for name in dir(klass) if isinstance(getattr(klass, name), fields.Field)} | set(COMMON_OPTIONS)
         for key in sorted(set(raw) - known):
             self.problem(
@@ -55,14 +88,91 @@ class ImportLinterContract(Contract):
                 f"contract '{self.name}', option '{key}': Unrecognized option.{did_you_mean(key, known)}",
                 hint=f"options of '{self.type_name}': " + ", ".join(sorted(known)),
             )
-        options = {k: _as_importlinter_value(v) for k, v in raw.items() if k in known and k not in COMMON_OPTIONS}
+        options = {}
+        for key in sorted(known & set(raw) - set(COMMON_OPTIONS)):
+            value = self._as_importlinter_value(key, raw[key])
+            if value is not None:
+                options[key] = value
+        if len(options) < len(known & set(raw) - set(COMMON_OPTIONS)):
+            return
         options["name"] = self.name
-        session = {"root_packages": list(self.settings.root_packages)}
+        session: dict[str, Any] = {"root_packages": list(self.settings.root_packages)}
+        if self.settings.include_external_packages:
+            session["include_external_packages"] = "True"
         try:
             self.delegate = klass(name=self.name, session_options=session, contract_options=options)
         except InvalidContractOptions as invalid:
             for option, message in sorted(invalid.errors.items()):
                 self.problem(option, f"contract '{self.name}', option '{option}': {message}")
+            return
+        except Exception as error:  # noqa: BLE001 - a contract type of the user's own may raise anything
+            self.problem("type", f"contract '{self.name}': {type(error).__name__} from {klass.__qualname__}: {error}")
+            return
+        self.check_can_fail(options)
+
+    def _as_importlinter_value(self, key: str, value: Any) -> Any:
+        """`value` as import-linter's own reader hands it over: a string, or a list of strings
+        (TOML booleans and numbers written as text). None, with a located problem, for a
+        value import-linter cannot take (a nested list or a table)."""
+        if isinstance(value, bool):
+            return str(value)
+        if isinstance(value, (int, float, str)):
+            return str(value)
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, (list, dict)):
+                    kind = "a list" if isinstance(item, list) else "a table"
+                    self.problems.append(
+                        self.entry_problem(
+                            key, index,
+                            f"contract '{self.name}', option '{key}': entry {index + 1} is {kind}; import-linter options take strings",
+                            hint=_STRING_HINTS.get(key, f"write each entry of {key} as one string"),
+                        )
+                    )
+                    return None
+            return [str(item) for item in value]
+        self.problem(key, f"contract '{self.name}', option '{key}': expected a string or a list of strings, got a table")
+        return None
+
+    def before_check(self, graph: Any, evidence: "Evidence") -> None:
+        """Prepare the graph the delegate is about to check (types override)."""
+
+    def check_can_fail(self, options: dict[str, Any]) -> None:
+        """Add a problem when the options make a contract that cannot fail (types override)."""
+
+    def validate(self, evidence: "Evidence") -> None:
+        """Each module expression of `module_options` must match a module of the package."""
+        for option in self.module_options:
+            for index, text in entries(self.spec.options.get(option)):
+                self.require_entry_matches(evidence, option, index, text)
+
+    def require_entry_matches(self, evidence: "Evidence", option: str, index: int, text: str, detail: str = "") -> list[str]:
+        """The modules entry `index` of `option` matches; a located problem when none.
+
+        Names outside the root packages are left to import-linter (external packages, when
+        the graph holds them), and so is text that is no module pattern of layering's.
+        """
+        try:
+            pattern = ModulePattern.parse(text.strip())
+        except ValueError:
+            return []
+        if not is_internal_expression(evidence, pattern.text):
+            return []
+        matched = evidence.expand(pattern)
+        if not matched:
+            self.problems.append(
+                self.entry_problem(
+                    option, index,
+                    f"contract '{self.name}': '{pattern}'{detail} in '{option}' matches no module in the package "
+                    + ", ".join(self.settings.root_packages) + "." + suggest_module(evidence, pattern),
+                    hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
+                )
+            )
+        return matched
+
+    def entry_problem(self, option: str, index: int, message: str, hint: str = "") -> Problem:
+        """A problem located at entry `index` of list option `option`."""
+        return Problem(self.settings.path, self.spec.line_of_entry(option, index), message, hint=hint)
 
     def _class(self) -> Any:
         import importlib
@@ -71,14 +181,20 @@ class ImportLinterContract(Contract):
 
         configuration.configure()
         module_name, _, class_name = self.importlinter_class.rpartition(".")
-        return getattr(importlib.import_module(module_name), class_name)
+        try:
+            return getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError):
+            from importlinter import __version__
+
+            raise ContractTypeUnavailable(
+                f"the installed import-linter ({__version__}) has no '{self.type_name}' contract type; "
+                "upgrade import-linter to check it"
+            ) from None
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
         graph = evidence.graph_copy()
-        missing = self.missing_modules(graph)
-        if missing:  # import-linter names one of them, picked in set order: name all, sorted
-            raise ContractInvalid(f"{', '.join(repr(m) for m in missing)} {'does' if len(missing) == 1 else 'do'} not exist", self.modules_option)
         stale = self._drop_unmatched_ignores(graph)
+        self.before_check(graph, evidence)
         try:
             check = self.delegate.check(graph, verbose=False)
         except ValueError as error:  # import-linter's word for options that do not fit the graph
@@ -89,12 +205,6 @@ class ImportLinterContract(Contract):
         if check.kept:
             return stale
         return stale + self.findings(evidence, graph, check)
-
-    modules_option: ClassVar[str] = ""
-
-    def missing_modules(self, graph: Any) -> list[str]:
-        """The modules `modules_option` names that the graph lacks, sorted (none by default)."""
-        return []
 
     def _drop_unmatched_ignores(self, graph: Any) -> list[Violation]:
         """Ignored imports that match nothing are stale entries, reported one by one at their

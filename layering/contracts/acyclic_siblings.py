@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._importlinter import ImportLinterContract
+from layering.contracts._importlinter import ImportLinterContract, entries
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
@@ -28,6 +28,21 @@ class AcyclicSiblingsContract(ImportLinterContract):
     importlinter_class = "importlinter.contracts.acyclic_siblings.AcyclicSiblingsContract"
     violation_code = "LY013"
 
+    def check_can_fail(self, options: dict[str, Any]) -> None:
+        if not entries(options.get("ancestors")):
+            self.problem("ancestors", f"contract '{self.name}': 'ancestors' lists no package: a contract that cannot fail")
+
+    def validate(self, evidence: "Evidence") -> None:
+        """Each ancestor is a package: a plain module has no children to form a cycle."""
+        for index, text in entries(self.spec.options.get("ancestors")):
+            for module in self.require_entry_matches(evidence, "ancestors", index, text):
+                if not evidence.descendants(module):
+                    self.problems.append(self.entry_problem(
+                        "ancestors", index,
+                        f"contract '{self.name}': '{module}' in 'ancestors' is a module, not a package: it has no "
+                        "children whose imports could form a cycle",
+                        hint="name the package whose children must not import each other in a cycle",
+                    ))
     def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
         """The imports import-linter nominates to break every cycle between siblings, statement
         by statement, each naming the two siblings it leads between; a note per package."""

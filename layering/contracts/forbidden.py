@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._common import Contract, OptionError, chain_group, import_expressions, matching_edges, option, statement_violations
+from layering.contracts._common import Contract, OptionError, chain_group, import_expression, matching_edges, option, statement_violations
 from layering.contracts._names import (
     name_findings,
     parse_name_targets,
@@ -14,6 +14,7 @@ from layering.contracts._names import (
 )
 from layering.domain.allowances import Allowance, record_use
 from layering.domain.chains import chains_and_cut
+from layering.domain.errors import Problem
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Violation
@@ -76,16 +77,20 @@ class ForbiddenContract(Contract):
         "unmatched_ignore_imports_alerting": option("string", "error, warn or none", default="error"),
         "as_packages": option("boolean", "modules are packages", default=True),
         "allow": option("raw", "known exceptions (only shrink)", default=[]),
-        "broken_contract_guidance": option("string", "text shown when broken", default=""),
+        "broken_contract_guidance": option("text", "text shown when broken", default=""),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        try:
-            self.ignored = import_expressions(self.values.get("ignore_imports") or [])
-        except OptionError as error:
-            self.ignored = ()
-            self.problem("ignore_imports", f"contract '{self.name}', option 'ignore_imports': {error}")
+        raw = self.values.get("ignore_imports") or []
+        self.ignored: tuple[tuple[ModulePattern, ModulePattern], ...] = ()
+        for index, entry in enumerate([raw] if isinstance(raw, str) else raw if isinstance(raw, list) else [raw]):
+            try:
+                self.ignored += (import_expression(entry),)
+            except OptionError as error:
+                self.problems.append(
+                    Problem(self.settings.path, self.spec.line_of_entry("ignore_imports", index), f"contract '{self.name}', option 'ignore_imports': {error}")
+                )
         self.name_targets = self._read_name_targets()
         alerting = self.values.get("unmatched_ignore_imports_alerting")
         if alerting not in ("error", "warn", "none"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._importlinter import ImportLinterContract
+from layering.contracts._importlinter import ImportLinterContract, entries, is_internal_expression
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
@@ -26,12 +26,20 @@ class IndependenceContract(ImportLinterContract):
 
     type_name = "independence"
     importlinter_class = "importlinter.contracts.independence.IndependenceContract"
-    modules_option = "modules"
     violation_code = "LY012"
 
-    def missing_modules(self, graph: Any) -> list[str]:
-        return sorted(e.expression for e in self.delegate.modules if not e.has_wildcard_expression() and e.expression not in graph.modules)
-
+    def validate(self, evidence: "Evidence") -> None:
+        """Each expression matches a module, and together at least two: one cannot import another."""
+        listed = entries(self.spec.options.get("modules"))
+        matched: set[str] = set()
+        before = len(self.problems)
+        for index, text in listed:
+            matched.update(self.require_entry_matches(evidence, "modules", index, text))
+        if len(self.problems) == before and len(matched) == 1 and all(is_internal_expression(evidence, text) for _, text in listed):
+            self.problem(
+                "modules", f"contract '{self.name}': 'modules' names one module ({min(matched)}): a contract that cannot fail",
+                hint="list at least two modules that must not import each other",
+            )
     def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
         """Per pair import-linter found broken, the cut between the two, the other modules of
         the contract left out (as grimp searches)."""

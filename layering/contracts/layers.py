@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._importlinter import ImportLinterContract
+from layering.contracts._importlinter import ImportLinterContract, entries
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
+
+def layer_modules(layer: str) -> list[tuple[str, bool]]:
+    """(module, optional) of each module of one layer as import-linter writes it: modules
+    separated by `|` (independent) or `:` (not independent), `(name)` for an optional one."""
+    separator = "|" if "|" in layer else ":"
+    modules = []
+    for part in layer.split(separator):
+        part = part.strip()
+        optional = part.startswith("(") and part.endswith(")")
+        modules.append((part[1:-1].strip() if optional else part, optional))
+    return modules
 UNDECLARED_LAYER = "LY015"
 
 
@@ -30,8 +41,34 @@ class LayersContract(ImportLinterContract):
 
     type_name = "layers"
     importlinter_class = "importlinter.contracts.layers.LayersContract"
-    modules_option = "layers"
     violation_code = "LY011"
+
+    def check_can_fail(self, options: dict[str, Any]) -> None:
+        layers = entries(options.get("layers"))
+        modules = [m for _, layer in layers for m in layer_modules(layer)]
+        exhaustive = str(options.get("exhaustive", "false")).lower() == "true"
+        if not layers:
+            self.problem("layers", f"contract '{self.name}': 'layers' lists no layers: a contract that cannot fail",
+                         hint='list the layers, highest first, e.g. layers = ["myapp.api", "myapp.domain"]')
+        elif len(modules) < 2 and not exhaustive:
+            self.problem("layers", f"contract '{self.name}': one layer of one module cannot be broken",
+                         hint="list at least two layers (or two modules in a layer)")
+
+    def validate(self, evidence: "Evidence") -> None:
+        """Every layer that is not optional exists: in each container, or as written."""
+        containers: list[str] = []
+        for index, text in entries(self.spec.options.get("containers")):
+            containers += self.require_entry_matches(evidence, "containers", index, text)
+        if entries(self.spec.options.get("containers")) and not containers:
+            return
+        for index, layer in entries(self.spec.options.get("layers")):
+            for module, optional in layer_modules(layer):
+                if optional:
+                    continue
+                if not containers:
+                    self.require_entry_matches(evidence, "layers", index, module)
+                for container in containers:
+                    self.require_entry_matches(evidence, "layers", index, f"{container}.{module}", f" (layer '{module}' in container '{container}')")
 
     def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
         """Per pair of layers import-linter found broken (lower imports higher), the cut between
@@ -55,15 +92,6 @@ class LayersContract(ImportLinterContract):
             for module in sorted(check.metadata.get("undeclared_modules") or ())
         )
         return violations
-
-    def missing_modules(self, graph: Any) -> list[str]:
-        from importlinter.domain.helpers import module_expressions_to_modules
-
-        required = [tail.name for layer in self.delegate.layers for tail in layer.module_tails if not tail.is_optional]
-        if not self.delegate.containers:
-            return sorted(t for t in required if t not in graph.modules)
-        containers = sorted(m.name for m in module_expressions_to_modules(graph, self.delegate.containers))
-        return sorted(f"{c}.{t}" for c in containers if c in graph.modules for t in required if f"{c}.{t}" not in graph.modules)
 
     def _layer_sets(self, graph: Any) -> list[set[str]]:
         """The layer modules of each container (one set without containers), as in the graph."""

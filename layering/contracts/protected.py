@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._importlinter import ImportLinterContract
+from layering.contracts._importlinter import ImportLinterContract, entries, is_internal_expression
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
@@ -28,6 +28,27 @@ class ProtectedContract(ImportLinterContract):
     type_name = "protected"
     importlinter_class = "importlinter.contracts.protected.ProtectedContract"
     violation_code = "LY014"
+    module_options = ("protected_modules",)
+
+    def check_can_fail(self, options: dict[str, Any]) -> None:
+        if not entries(options.get("protected_modules")):
+            self.problem("protected_modules", f"contract '{self.name}': 'protected_modules' lists nothing to protect: a contract that cannot fail")
+
+    def _external_names(self, evidence: "Evidence") -> list[str]:
+        return [text.strip() for _, text in entries(self.spec.options.get("protected_modules"))
+                if "*" not in text and not is_internal_expression(evidence, text)]
+
+    def needs_external_packages(self, evidence: "Evidence") -> bool:
+        """A protected external package is a node of the graph only when externals are in it."""
+        return bool(self._external_names(evidence))
+
+    def before_check(self, graph: Any, evidence: "Evidence") -> None:
+        """An external package that nothing imports is not in the graph: add it, with no
+        importers (it is protected from everyone), rather than let grimp fail."""
+        super().before_check(graph, evidence)
+        for name in self._external_names(evidence):
+            if name not in graph.modules:
+                graph.add_module(name, is_squashed=True)
 
     def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
         """Each import of a protected module by a module not allowed to, statement by statement."""

@@ -53,19 +53,25 @@ class Evidence:
         self._name_uses: dict[str, tuple[ImportFact, ...]] = {}
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
-        searched = ", ".join(self.settings.display_path(r) or "." for r in missing.searched)
+        if self.settings.source_roots_given:
+            searched = ", ".join(self.settings.display_path(r) or "." for r in missing.searched)
+            where, hint = f"the source roots ({searched})", "set source_roots to the directory that contains the package"
+        else:
+            where = "this directory, src/, the working directory or the Python path (PYTHONPATH, installed packages)"
+            hint = "set source_roots to the directory that contains the package, relative to the configuration"
         return ConfigError(
             Problem(
                 self.settings.path,
-                self.settings.line_of("source_roots") or self.settings.line_of("root_packages"),
-                f"root package '{missing.package}' not found in the source roots ({searched})",
-                hint="set source_roots to the directory that contains the package",
+                self.settings.line_of("source_roots") or self.settings.line_of("root_packages") or self.settings.line_of("root_package"),
+                f"root package '{missing.package}' not found in {where}",
+                hint=hint,
             )
         )
 
     @cached_property
-    def root_locations(self) -> dict[str, str]:
-        """Where each root package is; a missing one is a located configuration error."""
+    def root_locations(self) -> dict[str, tuple[str, ...]]:
+        """Where each root package is (every directory of a namespace package); a missing one
+        is a located configuration error."""
         try:
             return {r: locate_root(r, self.settings.source_roots) for r in self.settings.root_packages}
         except PackageNotFound as missing:

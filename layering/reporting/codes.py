@@ -18,6 +18,8 @@ RULES: dict[str, tuple[str, str]] = {
     "LY013": ("sibling-import-cycle", "Sibling modules import each other in a cycle"),
     "LY014": ("protected-import", "A protected module is imported from outside its allowed importers"),
     "LY015": ("undeclared-layer", "An exhaustive layers contract does not list a child of its container"),
+    "LY016": ("private-module-import", "A private module is imported from outside its parent package"),
+    "LY017": ("plugin-contract-broken", "A contract of a type of the user's own (import-linter contract_types) is broken"),
     "LY020": ("probe-loaded-forbidden", "Importing a module at runtime loads a forbidden module"),
     "LY021": ("probe-import-failed", "Importing a probed module failed"),
     "LY022": ("probe-timed-out", "Importing a probed module timed out"),

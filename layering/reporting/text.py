@@ -18,8 +18,9 @@ _COLOURS = {
 
 
 def render(report: RunReport, colour: bool = False) -> str:
-    """The report; warnings are not in it (the CLI writes them to stderr, see `warning_lines`)."""
-    lines: list[str] = []
+    """The report, headed by the file read; warnings are not in it (the CLI writes them to
+    stderr, see `warning_lines`)."""
+    lines: list[str] = [f"Configuration: {relative_path(report.config_path)}"]
     for result in report.results:
         lines.extend(render_result(result, colour))
     lines.append("")

@@ -21,7 +21,7 @@ def test_a_failed_rename_leaves_the_file_and_no_temporary(tmp_path, monkeypatch)
 
     monkeypatch.setattr(config_editor.os, "replace", refuse)
     with pytest.raises(config_editor.EditFailed, match="No space left on device"):
-        config_editor.remove_entries(str(path), False, [(0, StaleEntry("allow", 0, "a -> b"))])
+        config_editor.remove_entries(str(path), (), [(0, StaleEntry("allow", 0, "a -> b"))])
     assert path.read_text() == TEXT
     assert os.listdir(tmp_path) == ["contracts.toml"]
 
@@ -30,6 +30,6 @@ def test_an_edit_keeps_comments_and_the_file_mode(tmp_path):
     path = tmp_path / "contracts.toml"
     path.write_text(TEXT)
     path.chmod(0o640)
-    config_editor.remove_entries(str(path), False, [(0, StaleEntry("allow", 0, "a -> b"))])
+    config_editor.remove_entries(str(path), (), [(0, StaleEntry("allow", 0, "a -> b"))])
     assert path.read_text() == '# keep\nroot_packages = ["app"]\n\n[[contracts]]\nallow = ["c -> d"]  # two\n'
     assert path.stat().st_mode & 0o777 == 0o640

@@ -240,9 +240,9 @@ def test_layering_report_fixture(pytester: pytest.Pytester) -> None:
             assert {"check", "RunReport", "Verdict"} <= set(dir(layering))
         """
     )
-    result = pytester.runpytest("test_report.py")
+    result = pytester.runpytest("test_report.py", "-vv")
     result.assert_outcomes(passed=3, failed=1)
-    result.stdout.fnmatch_lines(["*AssertionError: a does not import sub [[]no-sub[]] BROKEN", "*2 chains from app.a to app.sub; removing these 2 imports keeps the contract:"])
+    result.stdout.fnmatch_lines(["*AssertionError: Configuration: contracts.toml", "*a does not import sub [[]no-sub[]] BROKEN", "*2 chains from app.a to app.sub; removing these 2 imports keeps the contract:"])
 
 
 # --- configuration errors ------------------------------------------------------------------
@@ -261,6 +261,31 @@ def test_pattern_matching_nothing_is_a_collection_error(pytester: pytest.Pyteste
     result = pytester.runpytest()
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(["*contracts.toml:16: error: *'app.nothere' in 'modules' matches no module*"])
+
+
+def test_two_contracts_known_by_one_name_never_pass(pytester: pytest.Pytester) -> None:
+    """Without ids, two contracts of one name were two items of one node id, both PASSED while
+    the CLI said one was BROKEN: the configuration is rejected instead."""
+    _project(pytester, contracts=CONTRACTS.replace('id = "no-sub"\n', "").replace('id = "known"\n', "").replace(
+        'name = "a does not import sub"', 'name = "a does not import b"').replace('expect = "broken"\n', ""))
+    result = pytester.runpytest("-rA")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*contracts.toml:19: error: the contracts on lines 6 and 19 are both known as 'a does not import b'*"])
+    assert "PASSED" not in result.stdout.str()
+
+
+def test_an_import_linter_configuration_is_collected_when_named(pytester: pytest.Pytester) -> None:
+    """`layering_config` may name import-linter's file; the `src/` package is found by itself."""
+    write_project(pytester.path, BROKEN, None)
+    (pytester.path / ".importlinter").write_text(
+        "[importlinter]\nroot_package = app\n\n[importlinter:contract:no-sub]\nname = a does not import sub\n"
+        "type = forbidden\nsource_modules = app.a\nforbidden_modules = app.sub\n",
+        encoding="utf-8",
+    )
+    pytester.makeini("[pytest]\nlayering_config = .importlinter\n")
+    result = pytester.runpytest("-rA")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*FAILED .importlinter::no-sub*"])
 
 
 # --- probe contracts -----------------------------------------------------------------------

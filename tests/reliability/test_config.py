@@ -44,7 +44,7 @@ def test_every_wrong_type_of_the_run_options_at_once(run):
     text = 'root_packages = ["app"]\nsource_roots = 5\nexclude_type_checking_imports = "yes"\ncache_dir = 3\n' + DIRECT
     result = run({**PACKAGE, "contracts.toml": text})
     assert result.code == 2
-    assert "contracts.toml:2: error: 'source_roots' must be a non-empty list of strings, got a number (5)" in result.err
+    assert "contracts.toml:2: error: 'source_roots' must be a string or a non-empty list of strings, got a number (5)" in result.err
     assert "contracts.toml:3: error: 'exclude_type_checking_imports' must be true or false, got a string ('yes')" in result.err
     assert "contracts.toml:4: error: 'cache_dir' must be a path or false, got a number (3)" in result.err
 
@@ -164,4 +164,4 @@ def test_both_configurations_present_the_contracts_file_is_the_one_used(run):
 def test_explicit_config_of_a_pyproject_without_the_section(run):
     result = run({**PACKAGE, "pyproject.toml": "[project]\nname = 'x'\n"}, "--config", "pyproject.toml")
     assert result.code == 2
-    assert "pyproject.toml: error: no [tool.layering] table" in result.err
+    assert "pyproject.toml: error: no [tool.layering] and no [tool.importlinter] table" in result.err

@@ -30,9 +30,9 @@ def env_without_colour_settings() -> dict[str, str]:
 
 def test_closed_pipe_ends_the_run_quietly(project):
     project.write(broken_tree(5000))  # far more output than a pipe buffer holds
-    command = f"{sys.executable} -m layering check | head -1; echo \"status=${{PIPESTATUS[0]}}\" >&2"
+    command = f"{sys.executable} -m layering check | head -2; echo \"status=${{PIPESTATUS[0]}}\" >&2"
     result = subprocess.run(["bash", "-c", command], cwd=project.root, capture_output=True, text=True, timeout=120, env=env_without_colour_settings())
-    assert result.stdout == "forbidden #1 [f] BROKEN\n"
+    assert result.stdout == "Configuration: contracts.toml\nforbidden #1 [f] BROKEN\n"
     status = re.search(r"status=(\d+)", result.stderr)
     assert status and int(status.group(1)) in (0, 1), result.stderr
     assert result.stderr.strip() == status.group(0), result.stderr  # nothing else: no traceback, no "Exception ignored"
