@@ -111,6 +111,15 @@ def library_fingerprint(name: str) -> str:
     return f"{name}:{spec.origin}:{status.st_mtime_ns}:{status.st_size}"
 
 
+def file_digest(path: str) -> str:
+    """The digest of a file's bytes ("" when it cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.blake2b(handle.read(), digest_size=16).hexdigest()
+    except OSError:
+        return ""
+
+
 def digest_of(parts: Any) -> str:
     text = json.dumps([FORMAT, sys.version, parts], sort_keys=True, default=str)
     return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()

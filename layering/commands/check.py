@@ -262,7 +262,9 @@ def _decide_from_cache(contracts: list["Contract"], evidence: Evidence, settings
     files = evidence.package_files
     states = cache.file_states(files.files, settings.exclude_type_checking_imports)
     imports = result_cache.digest_of([sorted((m, s.signature) for m, s in states.items()), sorted(files.namespace_packages)])
-    key = result_cache.digest_of([settings_key, [c.spec.options for c in contracts], chains, imports])
+    # The configuration's text too, not only its options: results hold lines of it (a contract's
+    # table, a stale entry), which any edit above them moves.
+    key = result_cache.digest_of([settings_key, result_cache.file_digest(settings.path), [c.spec.options for c in contracts], chains, imports])
     by_display = {settings.display_path(s.path): s.digest for s in states.values()}
     cached = cache.load(key)
     if cached is not None:

@@ -134,3 +134,13 @@ def test_cached_and_uncached_runs_agree_after_any_edits(tmp_path_factory, edits,
         cached = project.check()
         uncached = project.check("--no-cache")
         assert (cached.returncode, cached.stdout) == (uncached.returncode, uncached.stdout)
+
+
+def test_an_edit_of_the_configuration_moves_its_lines_in_the_report(project):
+    stale = CONTRACTS.replace('forbidden_modules = ["app.c"]', 'forbidden_modules = ["app.c"]\nallow = ["app.a -> app.gone"]')
+    project.write({**PACKAGE, "contracts.toml": stale})
+    assert "contracts.toml:9: LY030" in project.check().stdout
+    (project.root / "contracts.toml").write_text("# a comment on top\n" + stale)
+    cached = project.check()
+    assert "contracts.toml:10: LY030" in cached.stdout
+    assert cached.stdout == project.check("--no-cache").stdout

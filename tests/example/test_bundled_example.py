@@ -255,7 +255,7 @@ def test_a_chain_into_a_server_shows_the_import_to_cut_with_its_chain(model):
     result = model.check("--no-probe", "--contract", "base-no-servers-no-api")
     assert result.returncode == 1
     targets = "tensorrt_llm.serve.openai_server, tensorrt_llm.serve.openai_disagg_server, tensorrt_llm.serve.api"
-    assert result.stdout.splitlines()[1:6] == [
+    assert result.stdout.splitlines()[2:7] == [
         f"  1 chain from tensorrt_llm.serve._base to {targets}; removing this import keeps the contract:",
         f"  {SERVE}/http_fleet.py:47: LY002 tensorrt_llm.serve.http_fleet imports tensorrt_llm.serve.openai_server (OpenAIServer) [function-level]",
         "    the chain:",
