@@ -152,6 +152,7 @@ class ProbeContract(Contract):
     def run_in(self, interpreter: str) -> None:
         """Run the probes in `interpreter` (an absolute path, already checked), whatever `python` says."""
         self.interpreter_override = interpreter
+        self.interpreter = interpreter
 
     def validate(self, evidence: "Evidence") -> None:
         self.require_matches(evidence, "modules", self.values["modules"], external_ok=True)
