@@ -10,7 +10,7 @@ import os
 import random
 import shutil
 
-from hypothesis import given, note, settings
+from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 PACKAGE = {
@@ -119,12 +119,10 @@ def _edit(root: str, edit: str, rng: random.Random) -> None:
         handle.write(text)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edits=st.lists(st.sampled_from(EDITS), min_size=1, max_size=4), seed=st.integers(0, 1000))
-def test_cached_and_uncached_runs_agree_after_any_edits(tmp_path_factory, edits, seed):
-    from conftest import Project
-
-    project = Project(tmp_path_factory.mktemp("edits"))
+def test_cached_and_uncached_runs_agree_after_any_edits(project, tmp_path_factory, edits, seed):
+    project = type(project)(tmp_path_factory.mktemp("edits"))  # a fresh package per example
     project.write({**PACKAGE, "contracts.toml": CONTRACTS})
     project.check()
     rng = random.Random(seed)
