@@ -23,7 +23,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from layering.adapters.package_files import follow_directory, regular_parent
+from layering.adapters.package_files import PackageFiles, follow_directory, regular_parent
 from layering.adapters.source_facts import SourceUnreadable, parse_imports
 
 _warned: set[str] = set()
@@ -49,11 +49,18 @@ def build_graph(
     exclude_type_checking_imports: bool,
     cache_dir: str | None,
     include_external_packages: bool = False,
+    files: "PackageFiles | None" = None,
+    digests: dict[str, str] | None = None,
+    starts: "set[str] | None" = None,
+    also: "set[str] | frozenset[str]" = frozenset(),
 ) -> Any:
     """grimp's ImportGraph of the root packages, with external packages squashed in if asked.
 
-    The source roots go first on `sys.path` for the build, so that a checkout is read from
-    source even when another copy of the package is installed.
+    With `files` (layering's walk), grimp scans those modules (all, or with `starts` only what
+    they reach, plus `also`), its cache keyed by `digests`; where grimp's internals are not as
+    expected, or without `files`, it builds the graph its public way, with the source roots
+    first on `sys.path` so that a checkout is read from source even when another copy of the
+    package is installed.
     """
     # grimp parses on Rust threads with 2 MiB stacks, which a long chain like `1+1+...+1`
     # (tens of thousands of terms) overflows: a segfault, not an error. Reserve more (address
@@ -62,10 +69,22 @@ def build_graph(
     _refuse_regular_parents(root_packages, source_roots)
     if cache_dir is not None:
         cache_dir = _usable_cache_dir(cache_dir)
+
+    def build(cache: str | None) -> Any:
+        if files is not None:
+            from layering.adapters.grimp_scan import GrimpInternalsChanged, scan_graph
+
+            try:
+                with _located_errors(cache_dir), _cache_warnings(cache):
+                    return scan_graph(files, exclude_type_checking_imports, include_external_packages, cache, digests, starts, also)
+            except GrimpInternalsChanged:
+                pass
+        return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, cache, cache_dir)
+
     if cache_dir is None:
-        return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, None, None)
+        return build(None)
     try:
-        return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, cache_dir, cache_dir)
+        return build(cache_dir)
     except SourceUnreadable:
         raise
     except Exception as error:  # noqa: BLE001 - any failure with a cache is retried without it
@@ -73,12 +92,25 @@ def build_graph(
     warn_once(f"the import graph cache in {_shown(cache_dir)} could not be used ({reason}); rebuilt it")
     if _discard_cache_files(cache_dir, root_packages):
         try:
-            return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, cache_dir, cache_dir)
+            return build(cache_dir)
         except SourceUnreadable:
             raise
         except Exception:  # noqa: BLE001
             pass
-    return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, None, cache_dir)
+    return build(None)
+
+
+def imports_of_module(files: PackageFiles, module: str, exclude_type_checking_imports: bool) -> list[tuple[str, int]] | None:
+    """(imported, line) of every import grimp reads in one module's file, externals squashed;
+    None where grimp's internals are not as expected (the caller then builds the graph)."""
+    from layering.adapters.grimp_scan import GrimpInternalsChanged, scan_module
+
+    os.environ.setdefault("RUST_MIN_STACK", str(RUST_STACK_BYTES))
+    try:
+        with _located_errors(None):
+            return scan_module(files, module, exclude_type_checking_imports)
+    except GrimpInternalsChanged:
+        return None
 
 
 def _build(
@@ -90,19 +122,31 @@ def _build(
     configured_cache: str | None,
 ) -> Any:
     import grimp
-    from grimp.exceptions import SourceSyntaxError
 
     saved_path = list(sys.path)
     sys.path[:0] = [root for root in source_roots if root not in sys.path[: len(source_roots)]]
     shadowing = {name: sys.modules.pop(name) for name in root_packages if name in sys.modules}
     try:
-        with _loop_safe_walk(), _cache_warnings(cache_dir):
+        with _loop_safe_walk(), _cache_warnings(cache_dir), _located_errors(configured_cache):
             return grimp.build_graph(
                 *root_packages,
                 include_external_packages=include_external_packages,
                 exclude_type_checking_imports=exclude_type_checking_imports,
                 cache_dir=cache_dir,
             )
+    finally:
+        sys.path[:] = saved_path
+        sys.modules.update(shadowing)
+
+
+@contextlib.contextmanager
+def _located_errors(configured_cache: str | None) -> Iterator[None]:
+    """A file grimp cannot parse or decode is a located error, worded as `source_facts` words
+    it for the same file."""
+    from grimp.exceptions import SourceSyntaxError
+
+    try:
+        yield
     except SourceSyntaxError as error:
         raise _located(error.filename, error.lineno or 1, f"syntax error: {(error.text or '').strip()}") from None
     except UnicodeError as error:
@@ -110,9 +154,6 @@ def _build(
         if path is None or (configured_cache is not None and _is_within_dir(path, configured_cache)):
             raise
         raise _located(path, 1, f"is not valid source text ({_short(error)})") from None
-    finally:
-        sys.path[:] = saved_path
-        sys.modules.update(shadowing)
 
 
 def _refuse_regular_parents(root_packages: tuple[str, ...], source_roots: tuple[str, ...]) -> None:

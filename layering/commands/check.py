@@ -197,6 +197,9 @@ def check_settings(
 
     static = [c for c in contracts if c.type_name != "probe"]
     evidence.graph_users = sum(1 for c in static if c.needs_graph)
+    reaches = [c.graph_reach(evidence) for c in static if c.needs_graph]
+    if reaches and all(reach is not None for reach in reaches):
+        evidence.graph_reach = (set().union(*(r[0] for r in reaches)), set().union(*(r[1] for r in reaches)))  # type: ignore[index]
     evidence.include_external_packages = settings.include_external_packages or any(c.needs_external_packages(evidence) for c in static if c.needs_graph)
     static_results, warnings = _decide_static(static, evidence, settings, use_cache, chains)
     results = dict(zip((i for i, c in enumerate(contracts) if c.type_name != "probe"), static_results))
@@ -261,6 +264,7 @@ def _decide_from_cache(contracts: list["Contract"], evidence: Evidence, settings
     cache = result_cache.ResultCache(settings.cache_dir, settings_key)
     files = evidence.package_files
     states = cache.file_states(files.files, settings.exclude_type_checking_imports)
+    evidence.digests = {module: state.digest for module, state in states.items()}
     imports = result_cache.digest_of([sorted((m, s.signature) for m, s in states.items()), sorted(files.namespace_packages)])
     # The configuration's text too, not only its options: results hold lines of it (a contract's
     # table, a stale entry), which any edit above them moves.

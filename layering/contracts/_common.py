@@ -215,6 +215,11 @@ class Contract:
     needs_graph: ClassVar[bool] = False
     """Whether checking needs the whole module graph (chains), not only some files' imports."""
 
+    def graph_reach(self, evidence: "Evidence") -> "tuple[set[str], set[str]] | None":
+        """(starts, also) when the contract needs only what `starts` reach in the graph (and
+        the imports of `also`); None when it needs the whole graph."""
+        return None
+
     def needs_external_packages(self, evidence: "Evidence") -> bool:
         """Whether the graph must hold external packages (squashed) for this contract."""
         return False

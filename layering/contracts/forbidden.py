@@ -141,6 +141,17 @@ class ForbiddenContract(Contract):
     def needs_graph(self) -> bool:
         return bool(self.values.get("forbidden_modules")) and not self.values.get("allow_indirect_imports", False)
 
+    def graph_reach(self, evidence: "Evidence") -> "tuple[set[str], set[str]] | None":
+        """Chains start at the sources, so only what they reach matters; the importers an
+        ignored import names are read too, to tell whether the ignore still matches."""
+        starts = set()
+        for source in self._sources(evidence):
+            starts.add(source)
+            if self.values["as_packages"]:
+                starts.update(evidence.descendants(source))
+        also = {m for importer, _ in self.ignored for m in evidence.expand(importer)}
+        return starts, also
+
     def needs_external_packages(self, evidence: "Evidence") -> bool:
         return any(not evidence.is_internal(p.text) for p in self.values["forbidden_modules"])
 

@@ -47,6 +47,11 @@ class Evidence:
         self.graph_users = 0
         self.include_external_packages = False
         self.listed_chains = 0
+        self.graph_reach: tuple[set[str], set[str]] | None = None
+        """(starts, also) when every graph contract of the run is about what some modules reach:
+        only those modules (and `also`, scanned alone) are scanned."""
+        self.digests: dict[str, str] | None = None
+        """Each module's content digest, when the run keeps a cache: grimp's cache is keyed by it."""
         """How many chains a report lists beyond one example per import of a cut: each listed
         chain costs the reading of its files, so the run decides it, not the renderer."""
         self._statements: dict[str, ImportStatements] = {}
@@ -155,23 +160,38 @@ class Evidence:
     def _facts_as_grimp_reads(self, module: str, path: str, display: str, unreadable: SourceUnreadable) -> list[ImportFact]:
         """The imports of a file this Python cannot parse (newer syntax), at the lines grimp's
         own parser found: each statement read alone where it can be, else as grimp reads it
-        (the module, no names). The graph is built for it, with external packages."""
-        if "graph" not in self.__dict__:
-            self.include_external_packages = True
+        (the module, no names)."""
         try:
-            graph = self.graph
+            found = self._grimp_imports_of(module)
         except SourceUnreadable:
             raise unreadable from None
         statements = ImportStatements(path)
         facts = []
-        for imported in sorted(graph.find_modules_directly_imported_by(module)):
-            for line in sorted({d["line_number"] for d in graph.get_import_details(importer=module, imported=imported)}):
-                try:
-                    read = [f for raw in statements.imports_at({line}) for f in self._resolve(module, path, display, raw)]
-                except SourceUnreadable:
-                    read = []
-                facts.extend(read or [ImportFact(display, line, module, imported, imported, None, line, line)])
+        for imported, line in found:
+            try:
+                read = [f for raw in statements.imports_at({line}) for f in self._resolve(module, path, display, raw)]
+            except SourceUnreadable:
+                read = []
+            facts.extend(read or [ImportFact(display, line, module, imported, imported, None, line, line)])
         return list(set(facts))
+
+    def _grimp_imports_of(self, module: str) -> list[tuple[str, int]]:
+        """(imported, line) of each import grimp reads in `module`: scanned alone, else from the
+        whole graph, built with external packages."""
+        from layering.adapters.grimp_graph import imports_of_module
+
+        found = imports_of_module(self.package_files, module, self.settings.exclude_type_checking_imports)
+        if found is not None:
+            return found
+        if "graph" not in self.__dict__:
+            self.include_external_packages = True
+            self.graph_reach = None
+        graph = self.graph
+        return sorted(
+            (imported, d["line_number"])
+            for imported in graph.find_modules_directly_imported_by(module)
+            for d in graph.get_import_details(importer=module, imported=imported)
+        )
 
     def mentions(self, pattern: ModulePattern) -> bool:
         """Whether any import read so far in this run (or in the graph, when it was built) is of
@@ -315,12 +335,17 @@ class Evidence:
         from layering.adapters.grimp_graph import build_graph
 
         self.root_locations  # a missing root package is a located config error, not grimp's
+        starts, also = self.graph_reach if self.graph_reach is not None else (None, frozenset())
         return build_graph(
             self.settings.root_packages,
             self.settings.source_roots,
             self.settings.exclude_type_checking_imports,
             self.graph_cache_dir,
             self.include_external_packages,
+            files=self.package_files,
+            digests=self.digests,
+            starts=starts,
+            also=also,
         )
 
     @property

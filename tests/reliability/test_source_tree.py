@@ -37,16 +37,32 @@ def test_syntax_error_in_a_file_a_direct_contract_reads(run):
     assert_undecided(result, "src/app/b.py:2", f"syntax error: invalid syntax (read as Python {PY})")
 
 
-def test_syntax_error_elsewhere_leaves_direct_contracts_decided_and_graph_ones_located(run):
+def test_syntax_error_elsewhere_leaves_contracts_that_do_not_reach_it_decided(run):
     files = {**BASE, "src/app/b.py": "from app import a\n", "src/app/broken.py": "x = (\n", "contracts.toml": BOTH}
     result = run(files)
-    assert result.code == 2
+    assert result.code == 1, result
     assert "forbidden #1 [direct] BROKEN" in result.out
-    assert "src/app/b.py:1: LY001 app.b imports app.a" in result.out
-    # grimp parses every file of the package, so every graph contract waits for the fix.
+    # A chain contract reads only what its sources reach: app.b never reaches app.broken.
+    assert "forbidden #2 [graph] BROKEN" in result.out
+    assert result.out.count("src/app/b.py:1: LY001 app.b imports app.a") == 2
+
+
+def test_syntax_error_in_a_file_a_chain_contract_reaches_is_located(run):
+    files = {**BASE, "src/app/b.py": "from app import a\nfrom app import broken\n", "src/app/broken.py": "x = (\n", "contracts.toml": BOTH}
+    result = run(files)
+    assert result.code == 2
     assert "forbidden #2 [graph] ERROR" in result.out
     assert "src/app/broken.py:1: LY040 syntax error:" in result.out
     assert "(read as Python" in result.out
+
+
+def test_syntax_error_anywhere_stops_a_contract_about_the_whole_graph(run):
+    contracts = BOTH + '\n[[contracts]]\nid = "layers"\ntype = "layers"\nlayers = ["app.a", "app.b"]\n'
+    files = {**BASE, "src/app/b.py": "import json\n", "src/app/broken.py": "x = (\n", "contracts.toml": contracts}
+    result = run(files)
+    assert result.code == 2
+    assert "[layers] ERROR" in result.out
+    assert "src/app/broken.py:1: LY040 syntax error:" in result.out
 
 
 def test_file_that_is_not_utf8_and_declares_no_encoding(run):

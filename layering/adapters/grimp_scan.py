@@ -1,0 +1,211 @@
+"""grimp's graph of the files layering already walked: the whole package, or only what a set of
+modules reaches.
+
+`grimp.build_graph` walks the package itself (again, after layering's own walk), keys its
+cache by file times (so a fresh checkout rescans everything) and scans every module even when a
+contract is about a few of them. Its scanner (Rust, in parallel) and its graph assembly are
+used here directly, through grimp's application layer:
+
+* the modules come from layering's walk (`PackageFiles`), the same rules grimp applies;
+* the cache is keyed by content: each module's "modification time", as grimp's cache sees it,
+  is a number drawn from its content digest, so an unchanged file is a hit whatever its time;
+* with `starts`, only the modules reachable from them are scanned, level by level (every module
+  is in the graph all the same, so names and descendants resolve as usual).
+
+Those are grimp's internals, not its public API: where they are not as expected (another grimp
+version), `GrimpInternalsChanged` is raised and the caller builds the graph the public way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from layering.adapters.package_files import PackageFiles
+
+
+class GrimpInternalsChanged(Exception):
+    """grimp's application layer is not the one this module was written for."""
+
+
+def content_time(digest: str) -> float:
+    """A stand-in modification time that changes exactly when the content does."""
+    return float(int(digest[:12], 16))
+
+
+def scan_graph(
+    files: PackageFiles,
+    exclude_type_checking_imports: bool,
+    include_external_packages: bool,
+    cache_dir: str | None,
+    digests: dict[str, str] | None = None,
+    starts: Iterable[str] | None = None,
+    also: Iterable[str] = (),
+) -> Any:
+    """The graph of `files`: every module scanned, or with `starts` only those reachable from
+    them, plus `also` (scanned, not followed). `digests` (module -> content digest) key the
+    cache; without them grimp's cache is not used."""
+    internals = _internals()
+    times = {m: content_time(d) for m, d in (digests or {}).items()}
+    found = _found_packages(files, times, internals)
+    by_module = {mf.module.name: mf for package in found for mf in package.module_files}
+    cache = _cache(internals, found, exclude_type_checking_imports, include_external_packages, cache_dir) if digests else None
+    options = dict(
+        found_packages=found,
+        include_external_packages=include_external_packages,
+        exclude_type_checking_imports=exclude_type_checking_imports,
+    )
+    scanned: list = []
+    if starts is None:
+        imports = _read_or_scan(internals, cache, list(by_module.values()), options, scanned)
+    else:
+        imports = _scan_reachable(internals, cache, by_module, set(starts), set(also), options, scanned)
+    if cache is not None and scanned:
+        _write_cache(internals, cache, imports, by_module.values())
+    graph = internals.assemble(found, {mf.module: found_imports for mf, found_imports in imports.items()})
+    present = set(graph.modules)
+    for module in sorted(by_module.keys() - present):
+        graph.add_module(module)
+    return graph
+
+
+def scan_module(files: PackageFiles, module: str, exclude_type_checking_imports: bool) -> list[tuple[str, int]]:
+    """(imported module, line) of every import grimp reads in one module's file, externals
+    squashed to their top-level package: grimp's reading where Python's cannot parse it."""
+    internals = _internals()
+    found = _found_packages(files, {}, internals)
+    by_module = {mf.module.name: mf for package in found for mf in package.module_files}
+    if module not in by_module:
+        return []
+    options = dict(found_packages=found, include_external_packages=True, exclude_type_checking_imports=exclude_type_checking_imports)
+    imports = internals.scan([by_module[module]], **options)
+    return sorted({(i.imported.name, i.line_number) for found_imports in imports.values() for i in found_imports})
+
+
+def _write_cache(internals: Any, cache: Any, imports: dict, module_files: Iterable) -> None:
+    """Write what this run read with what the cache still holds of the modules it did not
+    read (a partial scan must not shrink the cache a whole one wrote)."""
+    every = {mf.module: found_imports for mf, found_imports in imports.items()}
+    for module_file in module_files:
+        if module_file not in imports:
+            with contextlib.suppress(internals.CacheMiss):
+                every[module_file.module] = cache.read_imports(module_file)
+    cache.write(every)
+
+
+def _scan_reachable(internals: Any, cache: Any, by_module: dict[str, Any], starts: set[str], also: set[str], options: dict, scanned: list) -> dict:
+    """Scan the modules `starts` reach, a level at a time, and `also`."""
+    imports: dict = {}
+    follow = {m for m in starts if m in by_module}
+    frontier = sorted(follow | {m for m in also if m in by_module})
+    while frontier:
+        found = _read_or_scan(internals, cache, [by_module[m] for m in frontier], options, scanned)
+        imports.update(found)
+        onward = set()
+        for module_file, found_imports in found.items():
+            if module_file.module.name not in follow:
+                continue
+            for direct in found_imports:
+                name = direct.imported.name
+                if name in by_module and name not in follow:
+                    follow.add(name)
+                    onward.add(name)
+        frontier = sorted(m for m in onward if by_module[m] not in imports)
+    return imports
+
+
+def _read_or_scan(internals: Any, cache: Any, module_files: list, options: dict, scanned: list) -> dict:
+    """The imports of `module_files`, from the cache where it has them; those it scanned are
+    added to `scanned`."""
+    found: dict = {}
+    missing = []
+    for module_file in module_files:
+        if cache is None:
+            missing.append(module_file)
+            continue
+        try:
+            found[module_file] = cache.read_imports(module_file)
+        except internals.CacheMiss:
+            missing.append(module_file)
+    if missing:
+        found.update(internals.scan(missing, **options))
+        scanned.extend(missing)
+    return found
+
+
+def _found_packages(files: PackageFiles, times: dict[str, float], internals: Any) -> set:
+    """grimp's FoundPackage for each directory of each root package, from layering's walk."""
+    packages = set()
+    for root, locations in files.roots.items():
+        for location in locations:
+            if location.endswith(".py"):
+                raise GrimpInternalsChanged("a one-file root package")  # grimp's own way decides it
+            below = location.rstrip(os.sep) + os.sep
+            modules = [m for m, path in files.files.items() if (m == root or m.startswith(root + ".")) and path.startswith(below)]
+            namespaces = frozenset(n for n in files.namespace_packages if n == root or n.startswith(root + "."))
+            packages.add(
+                internals.FoundPackage(
+                    name=root,
+                    directory=location,
+                    module_files=frozenset(internals.ModuleFile(module=internals.Module(m), mtime=times.get(m, 0.0)) for m in modules),
+                    namespace_packages=namespaces,
+                )
+            )
+    return packages
+
+
+def _cache(internals: Any, found: set, exclude_type_checking_imports: bool, include_external_packages: bool, cache_dir: str | None) -> Any:
+    if cache_dir is None:
+        return None
+    return internals.Cache.setup(
+        file_system=internals.file_system(),
+        found_packages=found,
+        include_external_packages=include_external_packages,
+        exclude_type_checking_imports=exclude_type_checking_imports,
+        cache_dir=cache_dir,
+    )
+
+
+class _Internals:
+    """The parts of grimp's application layer this module uses, looked up once."""
+
+    def __init__(self) -> None:
+        try:
+            from grimp.adaptors.caching import Cache, CacheMiss
+            from grimp.application import scanning, usecases
+            from grimp.application.config import settings
+            from grimp.application.ports.modulefinder import FoundPackage, ModuleFile
+            from grimp.domain.valueobjects import Module
+        except ImportError as error:
+            raise GrimpInternalsChanged(str(error)) from None
+        for owner, name in ((scanning, "scan_imports"), (usecases, "_assemble_graph"), (Cache, "setup"), (Cache, "read_imports")):
+            if not callable(getattr(owner, name, None)):
+                raise GrimpInternalsChanged(f"grimp has no {name}")
+        self.Cache, self.CacheMiss, self.FoundPackage, self.ModuleFile, self.Module = Cache, CacheMiss, FoundPackage, ModuleFile, Module
+        self._scanning, self._usecases, self._settings = scanning, usecases, settings
+
+    def file_system(self) -> Any:
+        return self._settings.FILE_SYSTEM.convert_to_basic()
+
+    def scan(self, module_files: list, **options: Any) -> dict:
+        try:
+            return self._scanning.scan_imports(module_files, **options)
+        except TypeError as error:  # another signature
+            raise GrimpInternalsChanged(str(error)) from None
+
+    def assemble(self, found: set, imports: dict) -> Any:
+        try:
+            return self._usecases._assemble_graph(found, imports)
+        except TypeError as error:
+            raise GrimpInternalsChanged(str(error)) from None
+
+
+_INTERNALS: list[_Internals] = []
+
+
+def _internals() -> _Internals:
+    if not _INTERNALS:
+        _INTERNALS.append(_Internals())
+    return _INTERNALS[0]
