@@ -39,6 +39,9 @@ class RawImport:
     in_function: bool
     type_checking: bool
     lazy: bool
+    conditional: bool = False
+    """Inside a branch that may not run: an `if` (not `if TYPE_CHECKING:`), a loop, a `match`,
+    or a `try` body, handler or `else` (never its `finally`)."""
 
 
 class SourceUnreadable(Exception):
@@ -295,6 +298,7 @@ class _ImportCollector(ast.NodeVisitor):
         self.imports: list[RawImport] = []
         self._scopes: list[Scope] = list(scopes or ())
         self._offset = line_offset
+        self._branches = 0
 
     def generic_visit(self, node: ast.AST) -> None:
         """Import statements sit only in statement bodies: expressions are never walked, which
@@ -330,13 +334,23 @@ class _ImportCollector(ast.NodeVisitor):
             for child in node.orelse:
                 self.visit(child)
         else:
-            self.generic_visit(node)
+            self._visit_branches(node)
+
+    def _visit_branches(self, node: ast.AST) -> None:
+        self._branches += 1
+        self.generic_visit(node)
+        self._branches -= 1
+
+    visit_For = visit_AsyncFor = visit_While = visit_Match = _visit_branches
 
     def visit_Try(self, node: ast.Try) -> None:
-        blocks: list[ast.stmt] = [*node.body, *node.orelse, *node.finalbody]
+        blocks: list[ast.stmt] = [*node.body, *node.orelse]
         for handler in node.handlers:
             blocks.extend(handler.body)
+        self._branches += 1
         self._enter(Scope.TRY, blocks)
+        self._branches -= 1
+        self._enter(Scope.TRY, node.finalbody)
 
     visit_TryStar = visit_Try  # type: ignore[assignment]
 
@@ -358,6 +372,7 @@ class _ImportCollector(ast.NodeVisitor):
                 in_function=Scope.FUNCTION in scopes,
                 type_checking=Scope.TYPE_CHECKING in scopes,
                 lazy=bool(getattr(node, "is_lazy", False)),
+                conditional=self._branches > 0,
             )
         )
 
