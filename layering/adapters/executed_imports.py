@@ -14,6 +14,7 @@ module would fail there, after the imports before it ran.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 
@@ -29,7 +30,12 @@ _STRINGS = re.compile(
 )
 """Comments and string literals (so that quotes inside one never open another)."""
 
-_STATEMENT_START = re.compile(r"^(?P<indent>[ \t]*)(?![ \t\f\r\n#)\]}]|(?:else|elif|except|finally)\b)", re.M)
+@functools.lru_cache(maxsize=None)
+def _statement_start(indent: str) -> re.Pattern[str]:
+    """Lines that begin a statement at exactly `indent` (clauses such as `else:` continue one)."""
+    return re.compile("^" + re.escape(indent) + r"(?![ \t\f\r\n#)\]}]|(?:else|elif|except|finally)\b)", re.M)
+
+
 _IMPORT_WORD = re.compile(r"\bimport\b")
 _FUNCTION = re.compile(r"(?:async[ \t]+)?def\b")
 _CLASS = re.compile(r"class\b")
@@ -78,8 +84,8 @@ class _Source:
         """The statements at `indent` between `begin` and `end` (the first one from `begin`)."""
         starts = [
             match.start()
-            for match in _STATEMENT_START.finditer(self.text, begin, end)
-            if match.group("indent") == indent and match.end() < end and not self._in_string(match.start())
+            for match in _statement_start(indent).finditer(self.text, begin, end)
+            if match.end() < end and not self._in_string(match.start())
         ]
         statements = []
         index = 0
