@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from layering.adapters.source_facts import SourceUnreadable, read_source
-from layering.commands.check import ProbeSelection, build_contracts, select
+from layering.commands.check import load_contracts
 from layering.domain.audit import AuditReport, ContractAudit, ModuleAudit, compare
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.loads import PARENT_PACKAGE
@@ -35,18 +35,14 @@ def audit(
     """Probe each selected probe contract's modules and read their load closures; compare."""
     from layering.adapters.probe_runner import run_probes
 
-    contracts: list[ProbeContract] = select(build_contracts(settings), contract_ids, ProbeSelection.PROBES, settings)  # type: ignore[assignment]
+    evidence = Evidence(settings)
+    selected, _ = load_contracts(settings, evidence, contract_ids)
+    contracts: list[ProbeContract] = [c for c in selected if c.type_name == "probe"]  # type: ignore[misc]
     if not contracts:
         named = f" among {', '.join(repr(i) for i in contract_ids)}" if contract_ids else ""
         raise ConfigError(
             Problem(settings.path, 0, f"no probe contract to audit{named}", hint="the audit compares probe contracts with the source")
         )
-    evidence = Evidence(settings)
-    for contract in contracts:
-        contract.validate(evidence)
-    problems = [p for c in contracts for p in c.problems]
-    if problems:
-        raise ConfigError(problems)
 
     requests = {}
     for contract in contracts:

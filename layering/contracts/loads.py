@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._common import Contract, option
+from layering.contracts._common import Contract, option, require_expected_among, stale_expectation
 from layering.domain.allowances import Allowance
 from layering.domain.loads import CONDITIONAL, LoadClosure, loaded_through
-from layering.domain.results import ContractResult, ItemResult, StaleEntry, Verdict, Violation
+from layering.domain.results import ContractResult, ItemResult, Verdict, Violation
+from layering.engine.loads import LoadReader
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
 LOADED = "LY026"
-STALE_EXPECTATION = "LY032"
 
 
 class LoadsContract(Contract):
@@ -62,25 +62,18 @@ class LoadsContract(Contract):
         self.require_matches(evidence, "modules", self.values["modules"])
         self.require_matches(evidence, "forbidden", self.values["forbidden"], external_ok=True)
         if not self.problems:
-            modules = set(self.checked_modules(evidence))
-            for expected in self.values["expect_loaded"]:
-                if expected not in modules:
-                    self.problem(
-                        "expect_loaded",
-                        f"contract '{self.name}': expect_loaded names '{expected}', which is not checked",
-                        hint="list only modules that 'modules' names",
-                    )
+            require_expected_among(self, set(self.checked_modules(evidence)), "checked")
 
     def checked_modules(self, evidence: "Evidence") -> list[str]:
         return sorted({module for pattern in self.values["modules"] for module in evidence.expand(pattern)})
 
     def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
-        from layering.engine.loads import LoadReader
-
         reader = LoadReader.of(evidence)
         expected = set(self.values["expect_loaded"])
+        forbidden = self.values["forbidden"]
         self.items = tuple(
-            self._judge_module(evidence, reader.closure(module, stop_at=self.values["forbidden"]), module in expected) for module in self.checked_modules(evidence)
+            self._judge_module(evidence, reader.closure(module, stop_at=forbidden), module in expected)
+            for module in self.checked_modules(evidence)
         )
         return [v for item in self.items if item.verdict is Verdict.BROKEN for v in item.violations]
 
@@ -93,23 +86,14 @@ class LoadsContract(Contract):
         loaded = closure.covered(self.values["forbidden"])
         if loaded:
             where = evidence.display_path(module)
-            found = tuple(loaded_violation(closure, forbidden, where) for forbidden in loaded)
+            found = tuple(_loaded_violation(closure, forbidden, where) for forbidden in loaded)
             return ItemResult(module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, found, expected)
         if expected:
-            position = self.values["expect_loaded"].index(module)
-            self.stale_entries.append(StaleEntry("expect_loaded", position, module))
-            stale = Violation(
-                path=self.settings.display_path(self.settings.path),
-                line=self.spec.line_of("expect_loaded"),
-                code=STALE_EXPECTATION,
-                message=f"{module} no longer loads a forbidden module: remove it from expect_loaded (it only shrinks)",
-                importer=module,
-            )
-            return ItemResult(module, Verdict.UNEXPECTEDLY_KEPT, (stale,), expected)
+            return stale_expectation(self, module)
         return ItemResult(module, Verdict.KEPT, (), expected)
 
 
-def loaded_violation(closure: LoadClosure, loaded: str, module_path: str) -> Violation:
+def _loaded_violation(closure: LoadClosure, loaded: str, module_path: str) -> Violation:
     """`importing M loads X`, at the first statement of the chain (or M's file when X is M
     itself or a parent package of it), with every hop."""
     module = closure.module
@@ -119,7 +103,7 @@ def loaded_violation(closure: LoadClosure, loaded: str, module_path: str) -> Vio
     if parent:
         how = f" through its parent package {parent}"
     elif not chain:
-        how = " (itself)" if loaded == module else " (its own parent package)"
+        how = ": it is forbidden itself" if loaded == module else ", its own parent package"
     else:
         how = ""
     return Violation(

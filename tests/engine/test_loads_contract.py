@@ -92,6 +92,20 @@ def test_importing_a_submodule_executes_its_parent_packages(project):
     ]
 
 
+def test_a_forbidden_parent_package_is_loaded_by_every_module_inside_it(project):
+    project.write(
+        {
+            "src/app/__init__.py": "",
+            "src/app/pkg/__init__.py": "",
+            "src/app/pkg/mod.py": "",
+            "contracts.toml": loads_config(["app.pkg.mod"], ["app.pkg"]),
+        }
+    )
+    result = project.check()
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert violation_lines(result.stdout) == ["src/app/pkg/mod.py:1: LY025 importing app.pkg.mod loads app.pkg, its own parent package"]
+
+
 def test_from_import_executes_the_package_and_the_submodule_it_names(project):
     project.write(
         {
