@@ -14,6 +14,7 @@ module would fail there, after the imports before it ran.
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import re
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ def _statement_start(indent: str) -> re.Pattern[str]:
 _IMPORT_WORD = re.compile(r"\bimport\b")
 _FUNCTION = re.compile(r"(?:async[ \t]+)?def\b")
 _CLASS = re.compile(r"class\b")
+_INDENT = re.compile(r"[ \t]*")
 
 
 def executed_imports(path: str) -> list[RawImport]:
@@ -47,12 +49,15 @@ def executed_imports(path: str) -> list[RawImport]:
     text = read_source(path)
     source = _Source(text)
     found: list[RawImport] = []
-    for statement in source.statements(0, len(text), ""):
-        if _FUNCTION.match(statement.undecorated) or not _IMPORT_WORD.search(text, statement.begin, statement.end):
+    for statement in source.statements_holding([m.start() for m in _IMPORT_WORD.finditer(text)]):
+        if _FUNCTION.match(statement.undecorated):
             continue
-        piece = source.without_methods(statement) if _CLASS.match(statement.undecorated) else text[statement.begin : statement.end]
-        if not _IMPORT_WORD.search(piece):
-            continue
+        if _CLASS.match(statement.undecorated):
+            piece = source.without_methods(statement)
+            if not _IMPORT_WORD.search(piece):
+                continue  # only its methods import
+        else:
+            piece = text[statement.begin : statement.end]
         try:
             tree = ast.parse(piece, filename=path)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -73,60 +78,106 @@ class _Statement:
 
 
 class _Source:
+    """One file's text, with its triple-quoted strings found as far as a question needs."""
+
     def __init__(self, text: str) -> None:
         self.text = text
-        self.triple_quoted = [m.span() for m in _STRINGS.finditer(text) if m.group().startswith(("'''", '"""'))]
+        self._strings = _STRINGS.finditer(text)
+        self._triple_quoted: list[tuple[int, int]] = []
+        self._scanned = 0
+        self._line = (0, 1)
 
     def line_of(self, offset: int) -> int:
-        return self.text.count("\n", 0, offset) + 1
+        """The line of `offset`, counted on from the last one asked where possible."""
+        known, line = self._line if self._line[0] <= offset else (0, 1)
+        self._line = (offset, line + self.text.count("\n", known, offset))
+        return self._line[1]
 
-    def statements(self, begin: int, end: int, indent: str) -> list[_Statement]:
-        """The statements at `indent` between `begin` and `end` (the first one from `begin`)."""
-        starts = [
-            match.start()
-            for match in _statement_start(indent).finditer(self.text, begin, end)
-            if match.end() < end and not self._in_string(match.start())
-        ]
-        statements = []
-        index = 0
-        while index < len(starts):
-            first = starts[index] if statements else begin
-            while self.text.startswith("@", starts[index] + len(indent)) and index + 1 < len(starts):
-                index += 1
-            head = starts[index] + len(indent)
-            last = starts[index + 1] if index + 1 < len(starts) else end
-            newline = self.text.find("\n", head, last)
-            statements.append(_Statement(first, last, self.text[head : newline if newline >= 0 else last]))
-            index += 1
-        return statements
+    def statements_holding(self, positions: list[int]) -> list[_Statement]:
+        """The top-level statements that hold the given offsets (in order), each once."""
+        starts = self._starts(0, len(self.text), "")
+        found: list[_Statement] = []
+        for position in positions:
+            index = bisect.bisect_right(starts, position) - 1
+            if (found and position < found[-1].end) or index < 0:
+                continue  # before the first statement there are only comments and blank lines
+            found.append(self._statement(starts, index, len(self.text), ""))
+        return found
 
     def without_methods(self, statement: _Statement) -> str:
         """The class's text with each method (decorators included) blanked out but for a
         `pass` on its first line, so the class still parses and keeps its line numbers."""
         text = self.text
-        body = text.find("\n", statement.begin, statement.end) + 1
-        indent = re.match(r"[ \t]*", text[body : statement.end]).group() if body else ""
-        while body and body < statement.end and (not indent or text[body : body + 1] in "#\n" or self._in_string(body)):
-            body = text.find("\n", body, statement.end) + 1
-            indent = re.match(r"[ \t]*", text[body : statement.end]).group() if body else ""
-        if not body or not indent:
+        body = self._first_indented_line(statement)
+        if body < 0:
             return text[statement.begin : statement.end]
-        pieces = [text[statement.begin : body]]
-        for member in self.statements(body, statement.end, indent):
-            chunk = text[member.begin : member.end]
+        indent = _INDENT.match(text, body).group()
+        starts = self._starts(body, statement.end, indent)
+        pieces = []
+        cursor = statement.begin
+        index = 0
+        while index < len(starts):
+            member = self._statement(starts, index, statement.end, indent)
             if _FUNCTION.match(member.undecorated):
-                blank = "\n" * chunk.count("\n")
-                chunk = f"{indent}pass" + blank if blank else f"{indent}pass"
-            pieces.append(chunk)
+                pieces.append(text[cursor : member.begin])
+                pieces.append(indent + "pass" + "\n" * text.count("\n", member.begin, member.end))
+                cursor = member.end
+            index = bisect.bisect_left(starts, member.end)
+        pieces.append(text[cursor : statement.end])
         return "".join(pieces)
+
+    def _first_indented_line(self, statement: _Statement) -> int:
+        """Where the class's body begins: its first indented line of code; -1 if none."""
+        text = self.text
+        line = text.find("\n", statement.begin, statement.end) + 1
+        while 0 < line < statement.end:
+            following = text.find("\n", line, statement.end) + 1 or statement.end
+            code = text[line:following].strip()
+            if text[line] in " \t" and code and not code.startswith("#") and not self._in_string(line):
+                return line
+            line = following
+        return -1
+
+    def _starts(self, begin: int, end: int, indent: str) -> list[int]:
+        """Offsets of the lines between `begin` and `end` that may begin a statement at `indent`
+        (those inside a triple-quoted string are set aside when a statement is asked for)."""
+        return [m.start() for m in _statement_start(indent).finditer(self.text, begin, end) if m.end() < end]
+
+    def _statement(self, starts: list[int], index: int, end: int, indent: str) -> _Statement:
+        """The statement whose lines hold `starts[index]`: from its first decorator to the next
+        statement (or `end`); `undecorated` is the line after the decorators."""
+        while index > 0 and self._in_string(starts[index]):
+            index -= 1
+        while index > 0 and self._is_decorator(starts[index - 1], indent) and not self._in_string(starts[index - 1]):
+            index -= 1
+        first = starts[index]
+        following = self._next(starts, index)
+        while following < len(starts) and self._is_decorator(starts[index], indent):
+            index, following = following, self._next(starts, following)
+        head = starts[index] + len(indent)
+        last = starts[following] if following < len(starts) else end
+        newline = self.text.find("\n", head, last)
+        return _Statement(first, last, self.text[head : newline if newline >= 0 else last])
+
+    def _next(self, starts: list[int], index: int) -> int:
+        """The index of the next start after `index` that is not inside a string."""
+        index += 1
+        while index < len(starts) and self._in_string(starts[index]):
+            index += 1
+        return index
+
+    def _is_decorator(self, start: int, indent: str) -> bool:
+        return self.text.startswith("@", start + len(indent))
 
     def _in_string(self, offset: int) -> bool:
         """Whether `offset` lies inside a triple-quoted string (after its opening quotes)."""
-        low, high = 0, len(self.triple_quoted)
-        while low < high:
-            middle = (low + high) // 2
-            if self.triple_quoted[middle][1] <= offset:
-                low = middle + 1
-            else:
-                high = middle
-        return low < len(self.triple_quoted) and self.triple_quoted[low][0] < offset
+        while self._scanned <= offset:
+            match = next(self._strings, None)
+            if match is None:
+                self._scanned = len(self.text) + 1
+                break
+            self._scanned = match.end()
+            if match.group().startswith(("\'\'\'", '"""')):
+                self._triple_quoted.append(match.span())
+        index = bisect.bisect_right(self._triple_quoted, (offset, len(self.text) + 1)) - 1
+        return index >= 0 and self._triple_quoted[index][0] < offset < self._triple_quoted[index][1]
