@@ -6,9 +6,10 @@ not an `else`/`elif`/`except`/`finally` clause; decorators go with what they dec
 the statements that hold the word `import` and are not a `def` are parsed, each on its own
 with `ast`; in a class, the methods are blanked out first (their lines kept, so line numbers
 hold). Where a piece does not parse alone (a line at column 0 inside brackets, say), the whole
-file is parsed as `parse_imports` parses it, so a syntax error in an import statement is
-reported where it is. A syntax error inside a function body is not looked for: importing the
-module would fail there, after the imports before it ran.
+file is parsed as `parse_imports` parses it, so a syntax error in a statement that can import
+is reported where it is. One in a part that cannot (a function body) is not looked for: it
+stops the module from importing at all, so nothing it would load is missed, and the other
+checks (grimp's graph, the probe, the test suite) report it.
 """
 
 from __future__ import annotations
