@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-
 from collections.abc import Sequence
 
 from layering.domain.facts import ImportFact
-from layering.domain.patterns import ModulePattern
 from layering.domain.loads import LoadClosure, LoadStep, ancestors_and_self, walk_loads
+from layering.domain.patterns import ModulePattern
 from layering.engine.evidence import Evidence
 
 
