@@ -194,7 +194,7 @@ class ImportStatements:
             return self._from_whole_file(line)
         if not tree.body or not all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
             return self._from_whole_file(line)
-        collector = _ImportCollector(line_offset=line - 1, scopes=self._scopes(index, starts))
+        collector = _ImportCollector(line_offset=line - 1, scopes=self._scopes(index, starts), conditional=self._conditional(index, starts))
         collector.visit(tree)
         return collector.imports
 
@@ -258,6 +258,43 @@ class ImportStatements:
             need = indent
         return scopes[::-1]
 
+    def _conditional(self, index: int, starts: list[int]) -> bool:
+        """Whether a block that holds `starts[index]` may not run, as `_ImportCollector` marks
+        it: a loop, `match`, `try` (not `finally`), or an `if` chain with a test other than
+        `TYPE_CHECKING` up to the clause that holds it."""
+        need = self._indent(starts[index])
+        position = index - 1
+        while need > 0 and position >= 0:
+            header = starts[position]
+            indent = self._indent(header)
+            position -= 1
+            if indent >= need:
+                continue
+            word = self._keyword(header)
+            if word in ("for", "while", "match", "case", "try", "except"):
+                return True
+            if word in ("if", "elif", "else") and self._branching_clause(position, indent, starts):
+                return True
+            need = indent
+        return False
+
+    def _branching_clause(self, position: int, indent: int, starts: list[int]) -> bool:
+        """Whether the `if`/`elif`/`else` clause at `starts[position + 1]` makes its body
+        conditional: the `else` of a loop or a `try`, or a clause of an `if` chain one of whose
+        tests up to it is not `TYPE_CHECKING`."""
+        if self._keyword(starts[position + 1]) == "else" and self._owner(position, indent, starts) not in ("if", "elif"):
+            return True
+        while position + 1 >= 0:
+            header = starts[position + 1]
+            if self._indent(header) == indent:
+                word = self._keyword(header)
+                if word in ("if", "elif") and not _TYPE_CHECKING_TEST.match(self.lines[header - 1].lstrip()):
+                    return True
+                if word not in ("elif", "else"):
+                    return False
+            position -= 1
+        return False
+
     def _owner(self, position: int, indent: int, starts: list[int]) -> str:
         """The statement an `else` clause at `indent` (above `starts[position + 1]`) belongs to."""
         while position >= 0:
@@ -294,11 +331,11 @@ class _ImportCollector(ast.NodeVisitor):
     """Walks a module keeping a stack of enclosing scopes (`scopes`: those it is already in,
     for a statement read alone)."""
 
-    def __init__(self, line_offset: int = 0, scopes: "list[Scope] | None" = None) -> None:
+    def __init__(self, line_offset: int = 0, scopes: "list[Scope] | None" = None, conditional: bool = False) -> None:
         self.imports: list[RawImport] = []
         self._scopes: list[Scope] = list(scopes or ())
         self._offset = line_offset
-        self._branches = 0
+        self._branches = int(conditional)
 
     def generic_visit(self, node: ast.AST) -> None:
         """Import statements sit only in statement bodies: expressions are never walked, which
