@@ -12,6 +12,7 @@ import io
 import re
 import sys
 import tokenize
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from layering.domain.facts import NameUse, Scope
@@ -232,19 +233,24 @@ class ImportStatements:
         found = _HEADER.match(self.lines[line - 1].lstrip())
         return found.group(1) if found else ""
 
-    def _scopes(self, index: int, starts: list[int]) -> list[Scope]:
-        """The scopes `_ImportCollector` has entered at `starts[index]`, outermost first, read
-        from the headers of the blocks that hold it."""
-        scopes: list[Scope] = []
+    def _headers(self, index: int, starts: list[int]) -> Iterator[tuple[int, int, str]]:
+        """The headers of the blocks that hold `starts[index]`, innermost first: for each, the
+        index in `starts` just before it, its indentation and its keyword."""
         need = self._indent(starts[index])
         position = index - 1
         while need > 0 and position >= 0:
             header = starts[position]
             indent = self._indent(header)
             position -= 1
-            if indent >= need:
-                continue
-            word = self._keyword(header)
+            if indent < need:
+                yield position, indent, self._keyword(header)
+                need = indent
+
+    def _scopes(self, index: int, starts: list[int]) -> list[Scope]:
+        """The scopes `_ImportCollector` has entered at `starts[index]`, outermost first, read
+        from the headers of the blocks that hold it."""
+        scopes: list[Scope] = []
+        for position, indent, word in self._headers(index, starts):
             if word in ("except", "finally") or (word == "else" and self._owner(position, indent, starts) in ("try", "except")):
                 scopes.append(Scope.TRY)
             elif word == "try":
@@ -253,30 +259,19 @@ class ImportStatements:
                 scopes.append(Scope.FUNCTION)
             elif word == "class":
                 scopes.append(Scope.CLASS)
-            elif word in ("if", "elif") and _TYPE_CHECKING_TEST.match(self.lines[header - 1].lstrip()):
+            elif word in ("if", "elif") and _TYPE_CHECKING_TEST.match(self.lines[starts[position + 1] - 1].lstrip()):
                 scopes.append(Scope.TYPE_CHECKING)
-            need = indent
         return scopes[::-1]
 
     def _conditional(self, index: int, starts: list[int]) -> bool:
         """Whether a block that holds `starts[index]` may not run, as `_ImportCollector` marks
         it: a loop, `match`, `try` (not `finally`), or an `if` chain with a test other than
         `TYPE_CHECKING` up to the clause that holds it."""
-        need = self._indent(starts[index])
-        position = index - 1
-        while need > 0 and position >= 0:
-            header = starts[position]
-            indent = self._indent(header)
-            position -= 1
-            if indent >= need:
-                continue
-            word = self._keyword(header)
-            if word in ("for", "while", "match", "case", "try", "except"):
-                return True
-            if word in ("if", "elif", "else") and self._branching_clause(position, indent, starts):
-                return True
-            need = indent
-        return False
+        return any(
+            word in ("for", "while", "match", "case", "try", "except")
+            or (word in ("if", "elif", "else") and self._branching_clause(position, indent, starts))
+            for position, indent, word in self._headers(index, starts)
+        )
 
     def _branching_clause(self, position: int, indent: int, starts: list[int]) -> bool:
         """Whether the `if`/`elif`/`else` clause at `starts[position + 1]` makes its body
