@@ -103,7 +103,7 @@ def test_a_forbidden_parent_package_is_loaded_by_every_module_inside_it(project)
     )
     result = project.check()
     assert result.returncode == 1, result.stdout + result.stderr
-    assert violation_lines(result.stdout) == ["src/app/pkg/mod.py:1: LY025 importing app.pkg.mod loads app.pkg, its own parent package"]
+    assert violation_lines(result.stdout) == ["src/app/pkg/mod.py:1: LY026 importing app.pkg.mod loads app.pkg, its own parent package"]
 
 
 def test_from_import_executes_the_package_and_the_submodule_it_names(project):
