@@ -113,3 +113,21 @@ def test_errors_exit_2_located_in_every_format(project):
         assert refused.returncode == 2
         assert "contracts.toml: error: no probe contract to audit among 'static'" in refused.stderr
     assert json.loads(project.layering("audit", "--contract", "static", "--format", "json").stdout)["exit_code"] == 2
+
+
+def test_a_module_loaded_by_setup_is_not_compared_and_the_audit_says_so(project):
+    project.write(
+        {
+            **PACKAGE,
+            "src/app/boot.py": "import app.heavy\n",
+            "contracts.toml": config(booted=["app.plain", "app.clean"]).replace('forbidden = ["app.heavy"]\n', 'forbidden = ["app.heavy"]\nsetup = ["app.boot"]\n'),
+        }
+    )
+    result = project.layering("audit")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout == (
+        "warning: contract 'booted probe': app.heavy loaded before the probe imported app.clean, app.plain (by setup app.boot): not compared there\n"
+        "booted probe [booted]: 2 modules, the probe and the source agree: loads is enough\n"
+        "\n"
+        "Audit: 1 probe contract, 2 modules: 2 agree, 0 disagree.\n"
+    )
