@@ -1,5 +1,5 @@
-"""`layering check`, `prune`, `migrate` and `audit`: the command-line front door. Parses arguments, runs
-the use cases, prints.
+"""`layering check`, `prune`, `migrate` and `audit`: the command-line front door. Parses
+arguments, runs the use cases, prints.
 
 Exit codes: 0 every contract kept, 1 a contract broken, 2 the run could not be made.
 """
