@@ -1,4 +1,5 @@
-"""`layering check`: the command-line front door. Parses arguments, runs the engine, prints.
+"""`layering check`, `prune`, `migrate` and `audit`: the command-line front door. Parses
+arguments, runs the use cases, prints.
 
 Exit codes: 0 every contract kept, 1 a contract broken, 2 the run could not be made.
 """
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from layering import __version__
 
 FORMATS = ("text", "json", "github", "sarif")
+AUDIT_FORMATS = ("text", "table", "json")
 
 
 EPILOG = """\
@@ -87,6 +89,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     migrate.add_argument("--force", action="store_true", help="replace an existing contracts.toml or [tool.layering]")
     migrate.add_argument("--dry-run", action="store_true", help="print what would be written, write nothing")
+    audit = commands.add_parser(
+        "audit",
+        help="compare each probe contract with the static load closure of its modules",
+        description="Run each probe contract's probe and read the same modules' load closure from the "
+        "source; show where they disagree (exit 0 they agree, 1 they do not, 2 a run failed).",
+    )
+    _config_arguments(audit)
+    audit.add_argument("--contract", metavar="ID", action="append", default=[], help="audit only this probe contract (repeatable)")
+    audit.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
+    audit.add_argument("--format", choices=AUDIT_FORMATS, default="text", help="text, a short table per contract, or json; default: text")
     return parser
 
 
@@ -118,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     if getattr(arguments, "config", None) and arguments.config_path and arguments.config != arguments.config_path:
         parser.error(f"two configurations given ({arguments.config_path} and --config {arguments.config}): name one")
-    commands = {"check": _check, "prune": _prune, "migrate": _migrate}
+    commands = {"check": _check, "prune": _prune, "migrate": _migrate, "audit": _audit}
     if arguments.command not in commands:
         parser.print_help()
         return 2
@@ -218,6 +230,29 @@ def _migrate(arguments: argparse.Namespace) -> int:
     for note in migration.notes:
         sys.stderr.write(f"layering: note: {note}\n")
     return 0
+
+
+def _audit(arguments: argparse.Namespace) -> int:
+    from layering.commands.audit import audit
+    from layering.domain.errors import ConfigError
+    from layering.engine.config import locate_settings
+    from layering.reporting.audit import RENDERERS
+
+    if arguments.jobs is not None and arguments.jobs < 1:
+        return _usage_error("--jobs takes a number of 1 or more")
+    progress = ProgressLine() if _progress_allowed() else None
+    try:
+        report = audit(locate_settings(_config(arguments)), arguments.contract, jobs=arguments.jobs, progress=progress)
+    except ConfigError as error:
+        if progress:
+            progress.erase()
+        _write_error("json" if arguments.format == "json" else "text", error)
+        return 2
+    if progress:
+        progress.erase()
+    sys.stdout.write(RENDERERS[arguments.format](report))
+    sys.stdout.flush()
+    return report.exit_code
 
 
 def _colour() -> bool:

@@ -12,6 +12,7 @@ import io
 import re
 import sys
 import tokenize
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from layering.domain.facts import NameUse, Scope
@@ -39,6 +40,9 @@ class RawImport:
     in_function: bool
     type_checking: bool
     lazy: bool
+    conditional: bool = False
+    """Inside a branch that may not run: an `if` (not `if TYPE_CHECKING:`), a loop, a `match`,
+    or a `try` body, handler or `else` (never its `finally`)."""
 
 
 class SourceUnreadable(Exception):
@@ -191,7 +195,7 @@ class ImportStatements:
             return self._from_whole_file(line)
         if not tree.body or not all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
             return self._from_whole_file(line)
-        collector = _ImportCollector(line_offset=line - 1, scopes=self._scopes(index, starts))
+        collector = _ImportCollector(line_offset=line - 1, scopes=self._scopes(index, starts), conditional=self._conditional(index, starts))
         collector.visit(tree)
         return collector.imports
 
@@ -229,19 +233,24 @@ class ImportStatements:
         found = _HEADER.match(self.lines[line - 1].lstrip())
         return found.group(1) if found else ""
 
-    def _scopes(self, index: int, starts: list[int]) -> list[Scope]:
-        """The scopes `_ImportCollector` has entered at `starts[index]`, outermost first, read
-        from the headers of the blocks that hold it."""
-        scopes: list[Scope] = []
+    def _headers(self, index: int, starts: list[int]) -> Iterator[tuple[int, int, str]]:
+        """The headers of the blocks that hold `starts[index]`, innermost first: for each, the
+        index in `starts` just before it, its indentation and its keyword."""
         need = self._indent(starts[index])
         position = index - 1
         while need > 0 and position >= 0:
             header = starts[position]
             indent = self._indent(header)
             position -= 1
-            if indent >= need:
-                continue
-            word = self._keyword(header)
+            if indent < need:
+                yield position, indent, self._keyword(header)
+                need = indent
+
+    def _scopes(self, index: int, starts: list[int]) -> list[Scope]:
+        """The scopes `_ImportCollector` has entered at `starts[index]`, outermost first, read
+        from the headers of the blocks that hold it."""
+        scopes: list[Scope] = []
+        for position, indent, word in self._headers(index, starts):
             if word in ("except", "finally") or (word == "else" and self._owner(position, indent, starts) in ("try", "except")):
                 scopes.append(Scope.TRY)
             elif word == "try":
@@ -250,10 +259,36 @@ class ImportStatements:
                 scopes.append(Scope.FUNCTION)
             elif word == "class":
                 scopes.append(Scope.CLASS)
-            elif word in ("if", "elif") and _TYPE_CHECKING_TEST.match(self.lines[header - 1].lstrip()):
+            elif word in ("if", "elif") and _TYPE_CHECKING_TEST.match(self.lines[starts[position + 1] - 1].lstrip()):
                 scopes.append(Scope.TYPE_CHECKING)
-            need = indent
         return scopes[::-1]
+
+    def _conditional(self, index: int, starts: list[int]) -> bool:
+        """Whether a block that holds `starts[index]` may not run, as `_ImportCollector` marks
+        it: a loop, `match`, `try` (not `finally`), or an `if` chain with a test other than
+        `TYPE_CHECKING` up to the clause that holds it."""
+        return any(
+            word in ("for", "while", "match", "case", "try", "except")
+            or (word in ("if", "elif", "else") and self._branching_clause(position, indent, starts))
+            for position, indent, word in self._headers(index, starts)
+        )
+
+    def _branching_clause(self, position: int, indent: int, starts: list[int]) -> bool:
+        """Whether the `if`/`elif`/`else` clause at `starts[position + 1]` makes its body
+        conditional: the `else` of a loop or a `try`, or a clause of an `if` chain one of whose
+        tests up to it is not `TYPE_CHECKING`."""
+        if self._keyword(starts[position + 1]) == "else" and self._owner(position, indent, starts) not in ("if", "elif"):
+            return True
+        while position + 1 >= 0:
+            header = starts[position + 1]
+            if self._indent(header) == indent:
+                word = self._keyword(header)
+                if word in ("if", "elif") and not _TYPE_CHECKING_TEST.match(self.lines[header - 1].lstrip()):
+                    return True
+                if word not in ("elif", "else"):
+                    return False
+            position -= 1
+        return False
 
     def _owner(self, position: int, indent: int, starts: list[int]) -> str:
         """The statement an `else` clause at `indent` (above `starts[position + 1]`) belongs to."""
@@ -291,10 +326,11 @@ class _ImportCollector(ast.NodeVisitor):
     """Walks a module keeping a stack of enclosing scopes (`scopes`: those it is already in,
     for a statement read alone)."""
 
-    def __init__(self, line_offset: int = 0, scopes: "list[Scope] | None" = None) -> None:
+    def __init__(self, line_offset: int = 0, scopes: "list[Scope] | None" = None, conditional: bool = False) -> None:
         self.imports: list[RawImport] = []
         self._scopes: list[Scope] = list(scopes or ())
         self._offset = line_offset
+        self._branches = int(conditional)
 
     def generic_visit(self, node: ast.AST) -> None:
         """Import statements sit only in statement bodies: expressions are never walked, which
@@ -330,13 +366,23 @@ class _ImportCollector(ast.NodeVisitor):
             for child in node.orelse:
                 self.visit(child)
         else:
-            self.generic_visit(node)
+            self._visit_branches(node)
+
+    def _visit_branches(self, node: ast.AST) -> None:
+        self._branches += 1
+        self.generic_visit(node)
+        self._branches -= 1
+
+    visit_For = visit_AsyncFor = visit_While = visit_Match = _visit_branches
 
     def visit_Try(self, node: ast.Try) -> None:
-        blocks: list[ast.stmt] = [*node.body, *node.orelse, *node.finalbody]
+        blocks: list[ast.stmt] = [*node.body, *node.orelse]
         for handler in node.handlers:
             blocks.extend(handler.body)
+        self._branches += 1
         self._enter(Scope.TRY, blocks)
+        self._branches -= 1
+        self._enter(Scope.TRY, node.finalbody)
 
     visit_TryStar = visit_Try  # type: ignore[assignment]
 
@@ -358,6 +404,7 @@ class _ImportCollector(ast.NodeVisitor):
                 in_function=Scope.FUNCTION in scopes,
                 type_checking=Scope.TYPE_CHECKING in scopes,
                 lazy=bool(getattr(node, "is_lazy", False)),
+                conditional=self._branches > 0,
             )
         )
 

@@ -18,6 +18,7 @@ CONTRACT_TYPES: dict[str, str] = {
     "leaf": "layering.contracts.leaf:LeafContract",
     "contained": "layering.contracts.contained:ContainedContract",
     "probe": "layering.contracts.probe:ProbeContract",
+    "loads": "layering.contracts.loads:LoadsContract",
     "layers": "layering.contracts.layers:LayersContract",
     "independence": "layering.contracts.independence:IndependenceContract",
     "acyclic_siblings": "layering.contracts.acyclic_siblings:AcyclicSiblingsContract",

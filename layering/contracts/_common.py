@@ -495,3 +495,30 @@ def statement_violations(facts: "list[ImportFact]", code: str, suffix: "Callable
             )
         )
     return violations
+
+
+STALE_EXPECTATION = "LY032"
+
+
+def require_expected_among(contract: Contract, modules: "set[str]", verb: str) -> None:
+    """`expect_loaded` may name only modules the contract looks at (`verb`: "probed", "checked")."""
+    for expected in contract.values["expect_loaded"]:
+        if expected not in modules:
+            contract.problem(
+                "expect_loaded",
+                f"contract '{contract.name}': expect_loaded names '{expected}', which is not {verb}",
+                hint="list only modules that 'modules' names",
+            )
+
+
+def stale_expectation(contract: Contract, module: str) -> ItemResult:
+    """A module in `expect_loaded` that loads no forbidden module any more: strict, it must go."""
+    contract.stale_entries.append(StaleEntry("expect_loaded", contract.values["expect_loaded"].index(module), module))
+    stale = Violation(
+        path=contract.settings.display_path(contract.settings.path),
+        line=contract.spec.line_of("expect_loaded"),
+        code=STALE_EXPECTATION,
+        message=f"{module} no longer loads a forbidden module: remove it from expect_loaded (it only shrinks)",
+        importer=module,
+    )
+    return ItemResult(module, Verdict.UNEXPECTEDLY_KEPT, (stale,), True)

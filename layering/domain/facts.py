@@ -52,6 +52,7 @@ class ImportFact:
     type_checking: bool = False
     lazy: bool = False
     use: NameUse = NameUse.IMPORT
+    conditional: bool = False
 
     @property
     def dotted(self) -> str:

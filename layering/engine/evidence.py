@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
+from layering.adapters.executed_imports import executed_imports
 from layering.adapters.package_files import (
     PackageFiles,
     PackageNotFound,
@@ -43,6 +44,7 @@ class Evidence:
         self.settings = settings
         self.use_cache = use_cache
         self._facts: dict[str, tuple[ImportFact, ...]] = {}
+        self._executed: dict[str, tuple[ImportFact, ...]] = {}
         self._paths: dict[str, str | None] = {}
         self.graph_users = 0
         self.include_external_packages = False
@@ -193,10 +195,26 @@ class Evidence:
             for d in graph.get_import_details(importer=module, imported=imported)
         )
 
+    def executed_facts(self, module: str) -> tuple[ImportFact, ...]:
+        """The imports that run when `module` is executed: not in functions, not under
+        `if TYPE_CHECKING:`, not lazy. Only the file's top-level statements that can hold
+        one are parsed (facts already read in full are reused)."""
+        if module in self._facts:
+            return tuple(f for f in self._facts[module] if f.runtime)
+        if module not in self._executed:
+            path = self.path_of(module)
+            facts: list[ImportFact] = []
+            if path is not None:
+                display = self.settings.display_path(path)
+                facts = [f for raw in executed_imports(path) for f in self._resolve(module, path, display, raw) if f.runtime]
+            self._executed[module] = tuple(sorted(facts))
+        return self._executed[module]
+
     def mentions(self, pattern: ModulePattern) -> bool:
         """Whether any import read so far in this run (or in the graph, when it was built) is of
         a module `pattern` covers."""
-        if any(pattern.covers(f.imported) for facts in self._facts.values() for f in facts):
+        read = (*self._facts.values(), *self._executed.values())
+        if any(pattern.covers(f.imported) for facts in read for f in facts):
             return True
         return "graph" in self.__dict__ and any(pattern.covers(m) for m in self.graph.modules if not self.is_internal(m))
 
@@ -385,6 +403,7 @@ class Evidence:
             in_function=raw.in_function,
             type_checking=raw.type_checking,
             lazy=raw.lazy,
+            conditional=raw.conditional,
         )
         if not raw.is_from:
             return [

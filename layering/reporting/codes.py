@@ -26,6 +26,7 @@ RULES: dict[str, tuple[str, str]] = {
     "LY023": ("probe-crashed", "Importing a probed module crashed the interpreter"),
     "LY024": ("probe-positive-control-failed", "A probe contract cannot fail: its positive control failed, or a forbidden module is loaded before the probed import"),
     "LY025": ("probe-setup-failed", "The setup of a probe contract failed, so no module could be probed"),
+    "LY026": ("loads-forbidden", "Importing a module executes a forbidden module, as its source says"),
     "LY030": ("stale-allowance", "An allowance matches no import (allowances only shrink)"),
     "LY031": ("expected-broken-contract-kept", 'A contract that says expect = "broken" is kept'),
     "LY032": ("stale-expect-loaded", "A module in expect_loaded no longer loads a forbidden module"),

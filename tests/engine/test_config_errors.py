@@ -59,7 +59,7 @@ def test_unknown_contract_type_lists_known_types(project):
     result = run_config(project, HEADER + FORBIDDEN.replace('"forbidden"', '"forbiden"'))
     assert result.returncode == 2
     assert "contracts.toml:7: error: contract #1: type 'forbiden' is not a contract type. Did you mean 'forbidden'?" in result.stderr
-    assert "known types: acyclic_siblings, contained, forbidden, independence, layers, leaf, private_modules, probe, protected" in result.stderr
+    assert "known types: acyclic_siblings, contained, forbidden, independence, layers, leaf, loads, private_modules, probe, protected" in result.stderr
 
 
 def test_pattern_matching_no_module_is_an_error_not_a_pass(project):

@@ -58,7 +58,7 @@ def allow_responses_done_generator(model) -> None:
 def test_every_contract_is_kept_on_the_model(model):
     result = model.check("--no-probe")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 7 kept, 0 broken; 2 probe contracts skipped." in result.stdout
+    assert "Contracts: 8 kept, 0 broken; 2 probe contracts skipped." in result.stdout
     assert "BROKEN" not in result.stdout
 
 
@@ -275,3 +275,75 @@ def test_two_routes_into_the_servers_need_two_imports_cut(model):
         ("tensorrt_llm.serve.http_fleet", "tensorrt_llm.serve.openai_server", f"{SERVE}/http_fleet.py", [47]),
     ]
     assert contract["cut"][1]["chain"][0]["line"] == first or contract["cut"][0]["chain"][0]["line"] == first
+
+
+RECORDED_SERVE_INIT = "from .openai_server import OpenAIServer\n\n__all__ = ['OpenAIServer']\n"
+"""serve/__init__.py as recorded before the refactor (commit 06255cb): one eager import, line 1."""
+
+DISAGGREGATED = ("disagg_coordinator", "openai_client", "openai_disagg_service", "openai_service", "router")
+
+
+def line_of(model, relative: str, statement: str) -> int:
+    lines = (model.root / relative).read_text().splitlines()
+    return lines.index(statement) + 1
+
+
+def chains(stdout: str, code: str) -> dict[str, list[str]]:
+    """Importing module -> its chain as `path:line: importer -> imported`, names left out."""
+    found: dict[str, list[str]] = {}
+    current = None
+    for line in stdout.splitlines():
+        if line.startswith("  ") and not line.startswith("    "):
+            current = line.split(f" {code} importing ")[1].split()[0] if f" {code} importing " in line else None
+            if current:
+                found[current] = []
+        elif line.startswith("    ") and current:
+            found[current].append(line.strip().split(" (")[0])
+    return found
+
+
+def test_loads_sees_the_eager_serve_init_statically_where_the_probe_does(model):
+    """The seed's history: the recorded serve/__init__.py loads openai_server, and with it
+    responses_utils, into every disaggregated module; the loads contract names the chain the
+    probe records (recorded at serve/__init__.py:1 -> openai_server.py:68 ->
+    postprocess_handlers.py:5; the model keeps the statements, not their line numbers)."""
+    (model.root / SERVE / "__init__.py").write_text(RECORDED_SERVE_INIT)
+    static = model.check("--no-probe", "--contract", "disagg-loads-no-responses-utils")
+    runtime = model.check("--contract", "disagg-probe-no-responses-utils")
+    assert static.returncode == 1, static.stdout + static.stderr
+    assert runtime.returncode == 1, runtime.stdout + runtime.stderr
+    server = line_of(model, f"{SERVE}/openai_server.py", "from tensorrt_llm.serve.postprocess_handlers import (")
+    handlers = line_of(model, f"{SERVE}/postprocess_handlers.py", "from tensorrt_llm.serve.responses_utils import ResponsesStreamingProcessor")
+    expected = [
+        f"{SERVE}/__init__.py:1: tensorrt_llm.serve -> tensorrt_llm.serve.openai_server",
+        f"{SERVE}/openai_server.py:{server}: tensorrt_llm.serve.openai_server -> tensorrt_llm.serve.postprocess_handlers",
+        f"{SERVE}/postprocess_handlers.py:{handlers}: tensorrt_llm.serve.postprocess_handlers -> tensorrt_llm.serve.responses_utils",
+    ]
+    modules = [f"tensorrt_llm.serve.{name}" for name in DISAGGREGATED]
+    assert chains(static.stdout, "LY026") == {module: expected for module in modules}
+    assert chains(runtime.stdout, "LY020") == {module: expected for module in modules}
+    for module in modules:
+        assert (
+            f"  {SERVE}/__init__.py:1: LY026 importing {module} loads tensorrt_llm.serve.responses_utils "
+            "through its parent package tensorrt_llm.serve\n"
+        ) in static.stdout
+
+
+def test_loads_is_kept_with_the_lazy_serve_init(model):
+    result = model.check("--no-probe", "--contract", "disagg-loads-no-responses-utils")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "[disagg-loads-no-responses-utils] KEPT" in result.stdout
+
+
+def test_the_audit_finds_loads_enough_for_the_models_probes(model):
+    """Every probe of the model is reproduced from the source, before the refactor and after."""
+    expected = (
+        "contract                         modules  agree  runtime only  source only  errors  loads alone\n"
+        "disagg-probe-no-responses-utils        5      5             0            0       0  loads is enough\n"
+        "disagg-server-probe-control            1      1             0            0       0  loads is enough\n"
+    )
+    after = model.layering("audit", "--format", "table")
+    assert (after.returncode, after.stdout) == (0, expected), after.stderr
+    (model.root / SERVE / "__init__.py").write_text(RECORDED_SERVE_INIT)
+    before = model.layering("audit", "--format", "table")
+    assert (before.returncode, before.stdout) == (0, expected), before.stderr

@@ -1,0 +1,118 @@
+"""`loads`: what importing a module executes, read from the source, must hold no forbidden module."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from layering.contracts._common import Contract, option, require_expected_among, stale_expectation
+from layering.domain.allowances import Allowance
+from layering.domain.loads import CONDITIONAL, LoadClosure, loaded_through
+from layering.domain.results import ContractResult, ItemResult, Verdict, Violation
+from layering.engine.loads import LoadReader
+
+if TYPE_CHECKING:
+    from layering.engine.evidence import Evidence
+
+LOADED = "LY026"
+
+
+class LoadsContract(Contract):
+    """Importing any of `modules` executes none of `forbidden`, as far as the source says.
+
+    The static counterpart of `probe`: it follows what `import M` runs without running it.
+    Executing a module runs its module-level imports (also inside `if`, `try`, `with` and
+    class bodies; not in functions, under `if TYPE_CHECKING:` or `lazy import`); importing
+    `a.b.c` first executes `a` and `a.b` (hops marked `parent package`); `from p import x`
+    executes `p`, then `p.x` when it is a submodule; both sides of an `if` or `try` are
+    followed (hops marked `conditional`). An external package counts as loaded when an
+    executed statement imports it or one of its submodules; its own code is not read.
+    Dynamic imports (`importlib.import_module`, `__import__`, a module `__getattr__`) are
+    not seen: `layering audit` compares this with the probe.
+
+    Options:
+        modules:       modules whose import is followed (patterns allowed; the package's own).
+        forbidden:     modules that must not be executed (patterns; external packages too).
+        expect_loaded: modules known to load a forbidden one today (strict: once they no
+                       longer do, remove them; they only shrink).
+
+    Example:
+        [[contracts]]
+        name = "Importing a disaggregated module does not load responses_utils"
+        type = "loads"
+        modules = ["tensorrt_llm.serve.openai_client", "tensorrt_llm.serve.openai_disagg_service"]
+        forbidden = ["tensorrt_llm.serve.responses_utils", "torch"]
+        expect_loaded = []
+
+    For each module that loads a forbidden one, the report gives the chain of statements
+    that the interpreter would run to get there (the first to reach it, in source order).
+    """
+
+    type_name = "loads"
+    options = {
+        "modules": option("patterns", "modules whose import is followed", required=True),
+        "forbidden": option("patterns", "modules that must not load", required=True),
+        "expect_loaded": option("modules", "modules known to load a forbidden one", default=()),
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.items: tuple[ItemResult, ...] = ()
+
+    def validate(self, evidence: "Evidence") -> None:
+        self.require_matches(evidence, "modules", self.values["modules"])
+        self.require_matches(evidence, "forbidden", self.values["forbidden"], external_ok=True)
+        if not self.problems:
+            require_expected_among(self, set(self.checked_modules(evidence)), "checked")
+
+    def checked_modules(self, evidence: "Evidence") -> list[str]:
+        return sorted({module for pattern in self.values["modules"] for module in evidence.expand(pattern)})
+
+    def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+        reader = LoadReader.of(evidence)
+        expected = set(self.values["expect_loaded"])
+        forbidden = self.values["forbidden"]
+        self.items = tuple(
+            self._judge_module(evidence, reader.closure(module, stop_at=forbidden), module in expected)
+            for module in self.checked_modules(evidence)
+        )
+        return [v for item in self.items if item.verdict is Verdict.BROKEN for v in item.violations]
+
+    def result(self, violations: list[Violation], used: set[Allowance], notes: tuple[str, ...] = ()) -> ContractResult:
+        stale = [v for item in self.items if item.verdict is Verdict.UNEXPECTEDLY_KEPT for v in item.violations]
+        return self.verdict(sorted(set(violations)), stale, notes, items=self.items)
+
+    def _judge_module(self, evidence: "Evidence", closure: LoadClosure, expected: bool) -> ItemResult:
+        module = closure.module
+        loaded = closure.covered(self.values["forbidden"])
+        if loaded:
+            where = evidence.display_path(module)
+            found = tuple(_loaded_violation(closure, forbidden, where) for forbidden in loaded)
+            return ItemResult(module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, found, expected)
+        if expected:
+            return stale_expectation(self, module)
+        return ItemResult(module, Verdict.KEPT, (), expected)
+
+
+def _loaded_violation(closure: LoadClosure, loaded: str, module_path: str) -> Violation:
+    """`importing M loads X`, at the first statement of the chain (or M's file when X is M
+    itself or a parent package of it), with every hop."""
+    module = closure.module
+    chain = closure.chain(loaded)
+    hops = tuple(step.hop() for step in chain)
+    parent = loaded_through(module, chain)
+    if parent:
+        how = f" through its parent package {parent}"
+    elif not chain:
+        how = ": it is forbidden itself" if loaded == module else ", its own parent package"
+    else:
+        how = ""
+    return Violation(
+        path=hops[0].path if hops else module_path,
+        line=hops[0].line if hops else 1,
+        code=LOADED,
+        message=f"importing {module} loads {loaded}{how}",
+        importer=module,
+        imported=loaded,
+        qualifiers=(CONDITIONAL,) if any(step.conditional for step in chain) else (),
+        chain=hops,
+    )
