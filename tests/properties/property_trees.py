@@ -43,6 +43,8 @@ class Tree:
     modules: list[str]
     packages: set[str]
     statements: dict[str, list[Statement]] = field(default_factory=dict)
+    imports: list[tuple[str, str]] = field(default_factory=list)
+    """(importer, module) for each statement written to import an internal module."""
 
     def path(self, module: str) -> str:
         parts = module.split(".")
@@ -201,3 +203,100 @@ def imported_by_line(path: str, module: str, line: int, is_package: bool) -> set
         found.update(f"{base}.{alias.name}" for alias in node.names)
         return found
     return None
+
+
+# --------------------------------------------------------------------------- packages of packages
+
+LAYERS = ("a", "b", "c")
+
+
+@st.composite
+def package_trees(draw) -> tuple[Tree, tuple[str, ...]]:
+    """A package whose children are packages too, for the contract types about packages
+    (layers, independence, protected, acyclic_siblings): `pkg.a`, `pkg.b`, `pkg.c`, each with
+    up to two modules, and `pkg.util`; or, with containers, the same three layers inside each of
+    `pkg.p` and `pkg.q`. Returns the tree and its containers (none, or the two)."""
+    containers = (f"{ROOT}.p", f"{ROOT}.q") if draw(st.booleans()) else ()
+    modules = [ROOT, f"{ROOT}.util", *containers]
+    packages = {ROOT, *containers}
+    most = 1 if containers else 2
+    for top in containers or (ROOT,):
+        for layer in LAYERS:
+            package = f"{top}.{layer}"
+            modules.append(package)
+            packages.add(package)
+            modules.extend(f"{package}.m{i}" for i in range(draw(st.integers(0, most))))
+    tree = Tree(modules=modules, packages=packages)
+    importable = [m for m in modules if m != ROOT]
+    for importer in modules:
+        statements = []
+        for _ in range(draw(st.integers(0, 3))):
+            if draw(st.integers(0, 9)) == 0:
+                text = draw(st.sampled_from(EXTERNAL_FORMS))
+            else:
+                target = draw(st.sampled_from([m for m in importable if m != importer]))
+                text = draw(st.sampled_from(_import_forms(importer, target, tree)))
+                tree.imports.append((importer, target))
+            statements.append(Statement(text, draw(st.sampled_from(WRAPPERS))))
+        tree.statements[importer] = statements
+    return tree, containers
+
+
+GRAPH_KINDS = ("forbidden", "layers", "independence", "protected", "acyclic_siblings")
+
+
+@st.composite
+def package_configs(draw, tree: Tree, containers: tuple[str, ...], kinds=GRAPH_KINDS + ("forbidden_direct", "leaf", "contained")) -> str:
+    """One contract of each of `kinds` over `tree` (so one run checks them all), with ignored
+    imports, some of them written in the tree, some that match nothing (alerting "none": they
+    never break a contract alone)."""
+    tops = containers or (ROOT,)
+    layer_packages = [f"{top}.{layer}" for top in tops for layer in LAYERS]
+    inner = [m for m in tree.modules if m != ROOT]
+    parts = [f'root_packages = ["{ROOT}"]\nsource_roots = ["src"]\ncache_dir = false\n']
+
+    def ignores() -> str:
+        written = st.sampled_from(tree.imports) if tree.imports else st.nothing()
+        pairs = draw(st.lists(written | st.tuples(st.sampled_from(inner), st.sampled_from(inner)), max_size=2, unique=True))
+        if not pairs:
+            return ""
+        listed = ", ".join(f'"{a} -> {b}"' for a, b in pairs)
+        return f'ignore_imports = [{listed}]\nunmatched_ignore_imports_alerting = "none"\n'
+
+    def distinct(options: list[str], count: int) -> list[str]:
+        return draw(st.lists(st.sampled_from(options), min_size=count, max_size=count, unique=True))
+
+    for kind in kinds:
+        body = ""
+        if kind == "forbidden":
+            source, *forbidden = distinct(layer_packages + [f"{ROOT}.util"], draw(st.integers(2, 3)))
+            if draw(st.integers(0, 4)) == 0:
+                forbidden.append("json")
+            listed = ", ".join(f'"{m}"' for m in forbidden)
+            body = f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = [{listed}]\n' + ignores()
+        elif kind == "forbidden_direct":
+            source, target = distinct(inner, 2)
+            body = f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = ["{target}"]\nallow_indirect_imports = true\n'
+        elif kind == "leaf":
+            body = f'type = "leaf"\nmodules = ["{draw(st.sampled_from(inner))}"]\nwithin = ["{ROOT}"]\n'
+        elif kind == "contained":
+            body = f'type = "contained"\npackages = "{draw(st.sampled_from(layer_packages))}"\nwithin = "{ROOT}"\n'
+        elif kind == "layers":
+            order = draw(st.permutations(LAYERS))
+            if containers:
+                listed = ", ".join(f'"{layer}"' for layer in order)
+                body = f'type = "layers"\nlayers = [{listed}]\ncontainers = [{", ".join(chr(34) + c + chr(34) for c in containers)}]\n'
+            else:
+                listed = ", ".join(f'"{ROOT}.{layer}"' for layer in order)
+                body = f'type = "layers"\nlayers = [{listed}]\n'
+            body += ignores()
+        elif kind == "independence":
+            chosen = distinct(layer_packages + [f"{ROOT}.util"], draw(st.integers(2, 4)))
+            body = f'type = "independence"\nmodules = [{", ".join(chr(34) + m + chr(34) for m in chosen)}]\n' + ignores()
+        elif kind == "protected":
+            protected, allowed = distinct(layer_packages, 2)
+            body = f'type = "protected"\nprotected_modules = ["{protected}"]\nallowed_importers = ["{allowed}"]\n'
+        elif kind == "acyclic_siblings":
+            body = f'type = "acyclic_siblings"\nancestors = ["{draw(st.sampled_from(tops))}"]\n'
+        parts.append(f'\n[[contracts]]\nid = "{kind}"\n{body}')
+    return "".join(parts)
