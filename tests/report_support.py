@@ -170,9 +170,53 @@ class Statement:
 
     first: int
     last: int
-    indent: int
     imports: frozenset[str]
     node: ast.stmt
+    qualifiers: frozenset[str]
+    """When it runs: function-level (in a def), TYPE_CHECKING (in an `if TYPE_CHECKING:` block),
+    in try (its innermost def, class, TYPE_CHECKING block or try is a try)."""
+
+
+def _imports_in(body: list[ast.stmt], scopes: tuple[str, ...]):
+    """(import statement, the scopes around it, outermost first) for every import in `body`."""
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node, scopes
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield from _imports_in(node.body, scopes + ("def",))
+        elif isinstance(node, ast.ClassDef):
+            yield from _imports_in(node.body, scopes + ("class",))
+        elif isinstance(node, ast.If) and ast.unparse(node.test).split(".")[-1] == "TYPE_CHECKING":
+            yield from _imports_in(node.body, scopes + ("TYPE_CHECKING",))
+            yield from _imports_in(node.orelse, scopes)
+        elif isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            for block in (node.body, node.orelse, node.finalbody, *(h.body for h in node.handlers)):
+                yield from _imports_in(block, scopes + ("try",))
+        else:
+            for field in ("body", "orelse", "finalbody"):
+                yield from _imports_in(getattr(node, field, None) or [], scopes)
+            for case in getattr(node, "cases", None) or []:
+                yield from _imports_in(case.body, scopes)
+
+
+def _qualifiers(scopes: tuple[str, ...]) -> frozenset[str]:
+    found = set()
+    if "def" in scopes:
+        found.add("function-level")
+    if "TYPE_CHECKING" in scopes:
+        found.add("TYPE_CHECKING")
+    if scopes and scopes[-1] == "try":
+        found.add("in try")
+    return frozenset(found)
+
+
+def absolute_base(node: ast.ImportFrom, package: str) -> str:
+    """The module a from-import takes its names from, relative forms resolved from `package`."""
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".")
+    parts = parts[: len(parts) - (node.level - 1)]
+    return ".".join(parts + ([node.module] if node.module else []))
 
 
 class Sources:
@@ -218,11 +262,11 @@ class Sources:
         if module not in self._statements:
             path = self.files[module]
             tree = ast.parse(path.read_text(encoding="utf-8"))
-            package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-            found = []
-            for node in ast.walk(tree):
-                if isinstance(node, (ast.Import, ast.ImportFrom)):
-                    found.append(Statement(node.lineno, node.end_lineno or node.lineno, node.col_offset, frozenset(self._imported(node, package)), node))
+            package = self._package(module)
+            found = [
+                Statement(node.lineno, node.end_lineno or node.lineno, frozenset(self._imported(node, package)), node, _qualifiers(scopes))
+                for node, scopes in _imports_in(tree.body, ())
+            ]
             self._statements[module] = sorted(found, key=lambda s: s.first)
         return self._statements[module]
 
@@ -231,24 +275,36 @@ class Sources:
 
     def imported_by(self, node: ast.Import | ast.ImportFrom, alias: ast.alias, module: str) -> set[str]:
         """What one name of an import statement of `module`'s file imports."""
-        package = module if self.files[module].name == "__init__.py" else module.rpartition(".")[0]
-        return self._alias_imports(node, alias, package)
+        return self._alias_imports(node, alias, self._package(module))
+
+    def _package(self, module: str) -> str:
+        return module if self.files[module].name == "__init__.py" else module.rpartition(".")[0]
 
     def _alias_imports(self, node: ast.Import | ast.ImportFrom, alias: ast.alias, package: str) -> set[str]:
         if isinstance(node, ast.Import):
             if self.is_internal(alias.name):
                 return {self._nearest(alias.name)}
             return {alias.name, alias.name.split(".")[0]}
-        if node.level:
-            parts = package.split(".")
-            parts = parts[: len(parts) - (node.level - 1)]
-            base = ".".join(parts + ([node.module] if node.module else []))
-        else:
-            base = node.module or ""
+        base = absolute_base(node, package)
         if not self.is_internal(base):
             return {base, base.split(".")[0]}
         candidate = f"{base}.{alias.name}"
         return {candidate if candidate in self.files else self._nearest(base)}
+
+    def names(self, statement: Statement, module: str, imported: str) -> list[str]:
+        """The names a report shows for `statement` of `module`'s file importing `imported`: those
+        of a from-import that come from it, not the submodules it imports by name."""
+        node = statement.node
+        if isinstance(node, ast.Import):
+            return []
+        base = absolute_base(node, self._package(module))
+        return sorted({a.name for a in node.names if imported in self.imported_by(node, a, module) and f"{base}.{a.name}" != imported})
+
+    def check_details(self, statement: Statement, shown: dict, what: str) -> None:
+        """A hop or finding shows the names and qualifiers of its statement."""
+        names = self.names(statement, shown["importer"], shown["imported"])
+        assert list(shown["names"]) == names, f"{what}: shows the names {shown['names']}, the statement imports {names} from {shown['imported']}"
+        assert set(shown["qualifiers"]) == statement.qualifiers, f"{what}: shows {shown['qualifiers']}, the statement is {sorted(statement.qualifiers)}"
 
     def statements_importing(self, importer: str, imported: str) -> list[Statement]:
         return [s for s in self.statements(importer) if imported in s.imports]
@@ -276,7 +332,8 @@ def check_chain(sources: Sources, chain: list[dict], source: str, target: str, w
     starts = [s.strip() for s in source.split(",")]
     ends = [t.strip() for t in target.split(",")]
     for number, hop in enumerate(chain):
-        sources.statement_at(hop["path"], hop["line"], hop["importer"], hop["imported"], f"{what}, hop {number + 1}")
+        statement = sources.statement_at(hop["path"], hop["line"], hop["importer"], hop["imported"], f"{what}, hop {number + 1}")
+        sources.check_details(statement, hop, f"{what}, hop {number + 1}")
     for before, after in zip(chain, chain[1:]):
         assert before["imported"] == after["importer"], f"{what}: {before['imported']} then {after['importer']}: the hops do not link"
     assert any(within(chain[0]["importer"], s) for s in starts), f"{what}: starts at {chain[0]['importer']}, not in {source}"
@@ -302,10 +359,12 @@ def check_report(document: dict, sources: Sources) -> int:
             if violation["code"] not in IMPORT_CODES:
                 continue
             what = f"{name}, {violation['code']} at {violation['path']}:{violation['line']}"
-            sources.statement_at(violation["path"], violation["line"], violation["importer"], violation["imported"], what)
+            statement = sources.statement_at(violation["path"], violation["line"], violation["importer"], violation["imported"], what)
+            sources.check_details(statement, violation, what)
             checked += 1
             for number, hop in enumerate(violation["chain"]):
-                sources.statement_at(hop["path"], hop["line"], hop["importer"], hop["imported"], f"{what}, hop {number + 1}")
+                statement = sources.statement_at(hop["path"], hop["line"], hop["importer"], hop["imported"], f"{what}, hop {number + 1}")
+                sources.check_details(statement, hop, f"{what}, hop {number + 1}")
                 checked += 1
         shown_by_import: dict[tuple[str, str], set[int]] = {}
         for violation in contract["violations"]:
@@ -317,7 +376,11 @@ def check_report(document: dict, sources: Sources) -> int:
             assert shown == every, f"{name}: {importer} imports {imported} at {sorted(every)}, the findings show {sorted(shown)}"
         for cut in contract["cut"]:
             what = f"{name}, cut import {cut['importer']} -> {cut['imported']}"
-            shown = {sources.statement_at(cut["path"], line, cut["importer"], cut["imported"], what).first for line in cut["lines"]}
+            statements = [sources.statement_at(cut["path"], line, cut["importer"], cut["imported"], what) for line in cut["lines"]]
+            shown = {s.first for s in statements}
+            names = sorted({n for s in statements for n in sources.names(s, cut["importer"], cut["imported"])})
+            assert cut["names"] == names, f"{what}: shows the names {cut['names']}, its statements import {names}"
+            assert set(cut["qualifiers"]) == {q for s in statements for q in s.qualifiers}, f"{what}: shows {cut['qualifiers']}"
             every = {s.first for s in sources.statements_importing(cut["importer"], cut["imported"])}
             assert shown == every, f"{what}: lines {cut['lines']} show the statements at {sorted(shown)}, the file has them at {sorted(every)}"
             assert len(cut["lines"]) == len(shown), f"{what}: lines {cut['lines']} name a statement twice"

@@ -9,10 +9,16 @@ import random
 from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
+from report_support import absolute_base
 
 ROOT = "pkg"
 NAMES = ("X", "Y")  # every module defines these, so `from <module> import X` is always valid
 WRAPPERS = ("module", "function", "type_checking", "try", "class")
+CONTINUED_IMPORT = " \\\n    import "  # `from m import x` over two lines, with a backslash
+UNUSUAL_WRAPPERS = (
+    "async", "with", "while", "match", "try_else", "type_checking_else", "function_type_checking",
+    "decorated", "after_strings", "commented", "continued", "semicolon",
+)
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,27 @@ class Statement:
             return f"try:\n{indented}\nexcept ImportError:\n    pass\n"
         if self.wrapper == "class":
             return f"class C_{abs(hash(body)) % 10_000}:\n{indented}\n"
-        return body + "\n"
+        return self._render_unusual(body, indented) or body + "\n"
+
+    def _render_unusual(self, body: str, indented: str) -> str | None:
+        """The UNUSUAL_WRAPPERS: blocks, strings, comments and continuations that a reader of
+        single statements can trip on (the else of a try, brackets in strings and comments)."""
+        deeper = "\n".join("    " + line for line in indented.splitlines())
+        number = len(body)
+        return {
+            "async": f"async def a_{number}():\n{indented}\n",
+            "with": f"with open(__file__):\n{indented}\n",
+            "while": f"while False:\n{indented}\n",
+            "match": f"match X:\n    case _:\n{deeper}\n",
+            "try_else": f"try:\n    pass\nexcept ImportError:\n    pass\nelse:\n{indented}\n",
+            "type_checking_else": f"if TYPE_CHECKING:\n    pass\nelse:\n{indented}\n",
+            "function_type_checking": f"def g_{number}():\n    if TYPE_CHECKING:\n{deeper}\n",
+            "decorated": f"@staticmethod\ndef d_{number}():\n{indented}\n",
+            "after_strings": f'S_{number} = "([{{" + \'"\'\nDOC_{number} = """\nfrom x import (\n"""\n{body}\n',
+            "commented": f"{body}  # ) ] }} (\n",
+            "continued": body.replace(" import ", CONTINUED_IMPORT, 1) + "\n" if "\n" not in body and body.startswith("from ") else None,
+            "semicolon": f"Z_{number} = 0; {body}\n" if "\n" not in body else None,
+        }.get(self.wrapper)
 
 
 @dataclass
@@ -193,12 +219,7 @@ def imported_by_line(path: str, module: str, line: int, is_package: bool) -> set
                 parts = alias.name.split(".")
                 found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
             return found
-        if node.level:
-            parts = package.split(".")
-            parts = parts[: len(parts) - (node.level - 1)]
-            base = ".".join(parts + ([node.module] if node.module else []))
-        else:
-            base = node.module or ""
+        base = absolute_base(node, package)
         found.add(base)
         found.update(f"{base}.{alias.name}" for alias in node.names)
         return found
@@ -237,16 +258,26 @@ def package_trees(draw) -> tuple[Tree, tuple[str, ...]]:
                 target = draw(st.sampled_from([m for m in importable if m != importer]))
                 text = draw(st.sampled_from(_import_forms(importer, target, tree)))
                 tree.imports.append((importer, target))
-            statements.append(Statement(text, draw(st.sampled_from(WRAPPERS))))
+            statements.append(Statement(text, draw(st.sampled_from(WRAPPERS + UNUSUAL_WRAPPERS))))
         tree.statements[importer] = statements
     return tree, containers
 
 
 GRAPH_KINDS = ("forbidden", "layers", "independence", "protected", "acyclic_siblings")
+ALL_KINDS = GRAPH_KINDS + ("forbidden_direct", "leaf", "contained")
+
+
+def _toml_list(items) -> str:
+    return "[" + ", ".join(f'"{item}"' for item in items) + "]"
+
+
+def package_cases(kinds=ALL_KINDS):
+    """A package of packages and a configuration with one contract of each of `kinds` over it."""
+    return package_trees().flatmap(lambda case: package_configs(*case, kinds=kinds).map(lambda config: (case[0], config)))
 
 
 @st.composite
-def package_configs(draw, tree: Tree, containers: tuple[str, ...], kinds=GRAPH_KINDS + ("forbidden_direct", "leaf", "contained")) -> str:
+def package_configs(draw, tree: Tree, containers: tuple[str, ...], kinds=ALL_KINDS) -> str:
     """One contract of each of `kinds` over `tree` (so one run checks them all), with ignored
     imports, some of them written in the tree, some that match nothing (alerting "none": they
     never break a contract alone)."""
@@ -260,8 +291,7 @@ def package_configs(draw, tree: Tree, containers: tuple[str, ...], kinds=GRAPH_K
         pairs = draw(st.lists(written | st.tuples(st.sampled_from(inner), st.sampled_from(inner)), max_size=2, unique=True))
         if not pairs:
             return ""
-        listed = ", ".join(f'"{a} -> {b}"' for a, b in pairs)
-        return f'ignore_imports = [{listed}]\nunmatched_ignore_imports_alerting = "none"\n'
+        return f'ignore_imports = {_toml_list(f"{a} -> {b}" for a, b in pairs)}\nunmatched_ignore_imports_alerting = "none"\n'
 
     def distinct(options: list[str], count: int) -> list[str]:
         return draw(st.lists(st.sampled_from(options), min_size=count, max_size=count, unique=True))
@@ -272,8 +302,7 @@ def package_configs(draw, tree: Tree, containers: tuple[str, ...], kinds=GRAPH_K
             source, *forbidden = distinct(layer_packages + [f"{ROOT}.util"], draw(st.integers(2, 3)))
             if draw(st.integers(0, 4)) == 0:
                 forbidden.append("json")
-            listed = ", ".join(f'"{m}"' for m in forbidden)
-            body = f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = [{listed}]\n' + ignores()
+            body = f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = {_toml_list(forbidden)}\n' + ignores()
         elif kind == "forbidden_direct":
             source, target = distinct(inner, 2)
             body = f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = ["{target}"]\nallow_indirect_imports = true\n'
@@ -284,15 +313,13 @@ def package_configs(draw, tree: Tree, containers: tuple[str, ...], kinds=GRAPH_K
         elif kind == "layers":
             order = draw(st.permutations(LAYERS))
             if containers:
-                listed = ", ".join(f'"{layer}"' for layer in order)
-                body = f'type = "layers"\nlayers = [{listed}]\ncontainers = [{", ".join(chr(34) + c + chr(34) for c in containers)}]\n'
+                body = f'type = "layers"\nlayers = {_toml_list(order)}\ncontainers = {_toml_list(containers)}\n'
             else:
-                listed = ", ".join(f'"{ROOT}.{layer}"' for layer in order)
-                body = f'type = "layers"\nlayers = [{listed}]\n'
+                body = f'type = "layers"\nlayers = {_toml_list(f"{ROOT}.{layer}" for layer in order)}\n'
             body += ignores()
         elif kind == "independence":
             chosen = distinct(layer_packages + [f"{ROOT}.util"], draw(st.integers(2, 4)))
-            body = f'type = "independence"\nmodules = [{", ".join(chr(34) + m + chr(34) for m in chosen)}]\n' + ignores()
+            body = f'type = "independence"\nmodules = {_toml_list(chosen)}\n' + ignores()
         elif kind == "protected":
             protected, allowed = distinct(layer_packages, 2)
             body = f'type = "protected"\nprotected_modules = ["{protected}"]\nallowed_importers = ["{allowed}"]\n'

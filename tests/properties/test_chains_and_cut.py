@@ -148,12 +148,17 @@ class Problem:
             flow += 1
 
 
+def solved(graph):
+    """The question and `chains_and_cut`'s answer to it."""
+    found = chains_and_cut(*graph)
+    note(f"chains: {found.chains}\ncut: {found.cut}\nexamples: {found.example}")
+    return Problem(*graph), found
+
+
 @PURE
 @given(graphs())
 def test_removing_the_cut_leaves_no_chain(graph):
-    problem = Problem(*graph)
-    found = chains_and_cut(*graph)
-    note(f"cut: {found.cut}")
+    problem, found = solved(graph)
     assert not problem.connected(frozenset(found.cut))
     assert bool(found.cut) == problem.connected()
     assert set(found.cut) <= problem.edges()
@@ -163,9 +168,7 @@ def test_removing_the_cut_leaves_no_chain(graph):
 @PURE
 @given(graphs())
 def test_no_smaller_cut_exists(graph):
-    problem = Problem(*graph)
-    found = chains_and_cut(*graph)
-    note(f"cut: {found.cut}")
+    problem, found = solved(graph)
     candidates = sorted(problem.edges())
     for smaller in itertools.combinations(candidates, max(len(found.cut) - 1, 0)):
         if len(found.cut) == 0:
@@ -176,8 +179,7 @@ def test_no_smaller_cut_exists(graph):
 @PURE
 @given(graphs())
 def test_a_direct_import_is_always_in_the_cut(graph):
-    problem = Problem(*graph)
-    found = chains_and_cut(*graph)
+    problem, found = solved(graph)
     direct = {(s, t) for s in problem.sources for t in problem.imports.get(s, ()) if t in problem.targets}
     assert direct <= set(found.cut)
 
@@ -185,8 +187,7 @@ def test_a_direct_import_is_always_in_the_cut(graph):
 @PURE
 @given(graphs())
 def test_every_example_is_a_real_chain_through_its_import(graph):
-    problem = Problem(*graph)
-    found = chains_and_cut(*graph)
+    problem, found = solved(graph)
     assert set(found.example) == set(found.cut) == set(found.through)
     for edge, example in found.example.items():
         note(f"{edge}: {example}")
@@ -200,8 +201,7 @@ def test_every_example_is_a_real_chain_through_its_import(graph):
 @PURE
 @given(graphs())
 def test_canonical_chains_are_real_one_per_leading_import_and_all_cross_the_cut(graph):
-    problem = Problem(*graph)
-    found = chains_and_cut(*graph)
+    problem, found = solved(graph)
     cut = set(found.cut)
     for chain in found.chains:
         assert problem.is_chain(chain), chain

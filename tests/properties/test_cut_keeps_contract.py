@@ -2,8 +2,8 @@
 
 The JSON report's `cut` names, for each import to remove, the file and the line of every
 statement behind it. Each is taken out of a copy of the files (the names that import the cut
-module dropped from the statement, or the whole statement replaced by `pass` at its indentation,
-so blocks stay valid), and the real CLI runs again: the contract must be kept, and for layers
+module dropped from the statement, or the whole statement replaced by `pass` where it stood, so
+blocks stay valid), and the real CLI runs again: the contract must be kept, and for layers
 and independence, removing one group's cut must take that pair of packages out of the report.
 """
 
@@ -18,36 +18,36 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, note, settings
-from hypothesis import strategies as st
-from property_trees import GRAPH_KINDS, ROOT, package_configs, package_trees
+from property_trees import GRAPH_KINDS, ROOT, package_cases
 from report_support import EXAMPLE_CONTRACTS, SHOP, Sources, copy_example, json_report, shop_config, write_files
 
 GRAPH_TYPES = ("forbidden", "layers", "independence")
 
 
 def remove_imports(sources: Sources, cut: list[dict]) -> None:
-    """Take every statement each cut entry names out of its file, keeping the other modules a
-    statement imports."""
-    gone: dict[str, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))  # module -> first line -> imported
+    """Take every statement each cut entry names out of its file (`pass` where it stood, so
+    blocks stay valid), keeping the other modules a statement imports."""
+    gone: dict[str, dict[tuple[int, int], set[str]]] = defaultdict(lambda: defaultdict(set))  # module -> (line, column) -> imported
     for entry in cut:
         for line in entry["lines"]:
             statement = sources.statement_at(entry["path"], line, entry["importer"], entry["imported"], "cut")
-            gone[entry["importer"]][statement.first].add(entry["imported"])
+            gone[entry["importer"]][statement.first, statement.node.col_offset].add(entry["imported"])
     for module, statements in gone.items():
         path = sources.files[module]
         lines = path.read_text(encoding="utf-8").splitlines()
-        by_first = {s.first: s for s in sources.statements(module)}
-        for first in sorted(statements, reverse=True):
-            statement = by_first[first]
-            kept = [alias for alias in statement.node.names if not sources.imported_by(statement.node, alias, module) & statements[first]]
-            indent = " " * statement.indent
+        by_place = {(s.first, s.node.col_offset): s for s in sources.statements(module)}
+        for place in sorted(statements, reverse=True):
+            node = by_place[place].node
+            kept = [alias for alias in node.names if not sources.imported_by(node, alias, module) & statements[place]]
+            replacement = "pass"
             if kept:
-                node = copy.copy(statement.node)
-                node.names = kept
-                replacement = indent + ast.unparse(node)
-            else:
-                replacement = indent + "pass"
-            lines[statement.first - 1 : statement.last] = [replacement]
+                shorter = copy.copy(node)
+                shorter.names = kept
+                replacement = ast.unparse(shorter)
+            # Only the statement's own columns change: `x = 0; import y` keeps `x = 0; `.
+            head = lines[node.lineno - 1][: node.col_offset]
+            tail = lines[node.end_lineno - 1][node.end_col_offset :]
+            lines[node.lineno - 1 : node.end_lineno] = [head + replacement + tail]
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -74,9 +74,9 @@ def assert_removing_every_cut_keeps_its_contract(root: Path, source_root: str, r
 
 
 @settings(max_examples=max(10, settings.default.max_examples * 2 // 3))
-@given(package_trees().flatmap(lambda t: st.tuples(st.just(t), package_configs(*t, kinds=GRAPH_KINDS))))
+@given(package_cases(GRAPH_KINDS))
 def test_removing_the_reported_cut_keeps_the_contract(case):
-    (tree, _), config = case
+    tree, config = case
     note(config)
     with tempfile.TemporaryDirectory() as scratch:
         tree.write(scratch, config)

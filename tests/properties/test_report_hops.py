@@ -15,8 +15,7 @@ import tomllib
 from pathlib import Path
 
 from hypothesis import given, note, settings
-from hypothesis import strategies as st
-from property_trees import ROOT, package_configs, package_trees
+from property_trees import ROOT, package_cases
 from report_support import EXAMPLE_CONTRACTS, REPO, SHOP, Sources, check_report, copy_example, json_report, shop_config, write_files
 
 
@@ -37,9 +36,9 @@ def assert_no_ignored_import_shown(document: dict, config: str) -> None:
 
 
 @settings(max_examples=max(10, settings.default.max_examples * 2 // 3))
-@given(package_trees().flatmap(lambda t: st.tuples(st.just(t), package_configs(*t))))
+@given(package_cases())
 def test_every_hop_of_every_contract_type_is_a_real_import_statement(case):
-    (tree, _), config = case
+    tree, config = case
     note(config)
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)

@@ -10,15 +10,14 @@ import tomllib
 from pathlib import Path
 
 from hypothesis import given, note, settings
-from hypothesis import strategies as st
-from property_trees import GRAPH_KINDS, package_configs, package_trees
+from property_trees import GRAPH_KINDS, package_cases
 from report_support import compare_with_importlinter, importlinter_findings, json_report
 
 
 @settings(max_examples=max(5, settings.default.max_examples // 3))
-@given(package_trees().flatmap(lambda t: st.tuples(st.just(t), package_configs(*t, kinds=GRAPH_KINDS))))
+@given(package_cases(GRAPH_KINDS))
 def test_every_contract_type_shows_what_import_linter_finds(case):
-    (tree, _), config = case
+    tree, config = case
     note(config)
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
