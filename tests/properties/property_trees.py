@@ -9,10 +9,16 @@ import random
 from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
+from report_support import absolute_base
 
 ROOT = "pkg"
 NAMES = ("X", "Y")  # every module defines these, so `from <module> import X` is always valid
 WRAPPERS = ("module", "function", "type_checking", "try", "class")
+CONTINUED_IMPORT = " \\\n    import "  # `from m import x` over two lines, with a backslash
+UNUSUAL_WRAPPERS = (
+    "async", "with", "while", "match", "try_else", "type_checking_else", "function_type_checking",
+    "decorated", "after_strings", "commented", "continued", "semicolon",
+)
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,27 @@ class Statement:
             return f"try:\n{indented}\nexcept ImportError:\n    pass\n"
         if self.wrapper == "class":
             return f"class C_{abs(hash(body)) % 10_000}:\n{indented}\n"
-        return body + "\n"
+        return self._render_unusual(body, indented) or body + "\n"
+
+    def _render_unusual(self, body: str, indented: str) -> str | None:
+        """The UNUSUAL_WRAPPERS: blocks, strings, comments and continuations that a reader of
+        single statements can trip on (the else of a try, brackets in strings and comments)."""
+        deeper = "\n".join("    " + line for line in indented.splitlines())
+        number = len(body)
+        return {
+            "async": f"async def a_{number}():\n{indented}\n",
+            "with": f"with open(__file__):\n{indented}\n",
+            "while": f"while False:\n{indented}\n",
+            "match": f"match X:\n    case _:\n{deeper}\n",
+            "try_else": f"try:\n    pass\nexcept ImportError:\n    pass\nelse:\n{indented}\n",
+            "type_checking_else": f"if TYPE_CHECKING:\n    pass\nelse:\n{indented}\n",
+            "function_type_checking": f"def g_{number}():\n    if TYPE_CHECKING:\n{deeper}\n",
+            "decorated": f"@staticmethod\ndef d_{number}():\n{indented}\n",
+            "after_strings": f'S_{number} = "([{{" + \'"\'\nDOC_{number} = """\nfrom x import (\n"""\n{body}\n',
+            "commented": f"{body}  # ) ] }} (\n",
+            "continued": body.replace(" import ", CONTINUED_IMPORT, 1) + "\n" if "\n" not in body and body.startswith("from ") else None,
+            "semicolon": f"Z_{number} = 0; {body}\n" if "\n" not in body else None,
+        }.get(self.wrapper)
 
 
 @dataclass
@@ -43,6 +69,8 @@ class Tree:
     modules: list[str]
     packages: set[str]
     statements: dict[str, list[Statement]] = field(default_factory=dict)
+    imports: list[tuple[str, str]] = field(default_factory=list)
+    """(importer, module) for each statement written to import an internal module."""
 
     def path(self, module: str) -> str:
         parts = module.split(".")
@@ -191,13 +219,111 @@ def imported_by_line(path: str, module: str, line: int, is_package: bool) -> set
                 parts = alias.name.split(".")
                 found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
             return found
-        if node.level:
-            parts = package.split(".")
-            parts = parts[: len(parts) - (node.level - 1)]
-            base = ".".join(parts + ([node.module] if node.module else []))
-        else:
-            base = node.module or ""
+        base = absolute_base(node, package)
         found.add(base)
         found.update(f"{base}.{alias.name}" for alias in node.names)
         return found
     return None
+
+
+# --------------------------------------------------------------------------- packages of packages
+
+LAYERS = ("a", "b", "c")
+
+
+@st.composite
+def package_trees(draw) -> tuple[Tree, tuple[str, ...]]:
+    """A package whose children are packages too, for the contract types about packages
+    (layers, independence, protected, acyclic_siblings): `pkg.a`, `pkg.b`, `pkg.c`, each with
+    up to two modules, and `pkg.util`; or, with containers, the same three layers inside each of
+    `pkg.p` and `pkg.q`. Returns the tree and its containers (none, or the two)."""
+    containers = (f"{ROOT}.p", f"{ROOT}.q") if draw(st.booleans()) else ()
+    modules = [ROOT, f"{ROOT}.util", *containers]
+    packages = {ROOT, *containers}
+    most = 1 if containers else 2
+    for top in containers or (ROOT,):
+        for layer in LAYERS:
+            package = f"{top}.{layer}"
+            modules.append(package)
+            packages.add(package)
+            modules.extend(f"{package}.m{i}" for i in range(draw(st.integers(0, most))))
+    tree = Tree(modules=modules, packages=packages)
+    importable = [m for m in modules if m != ROOT]
+    for importer in modules:
+        statements = []
+        for _ in range(draw(st.integers(0, 3))):
+            if draw(st.integers(0, 9)) == 0:
+                text = draw(st.sampled_from(EXTERNAL_FORMS))
+            else:
+                target = draw(st.sampled_from([m for m in importable if m != importer]))
+                text = draw(st.sampled_from(_import_forms(importer, target, tree)))
+                tree.imports.append((importer, target))
+            statements.append(Statement(text, draw(st.sampled_from(WRAPPERS + UNUSUAL_WRAPPERS))))
+        tree.statements[importer] = statements
+    return tree, containers
+
+
+GRAPH_KINDS = ("forbidden", "layers", "independence", "protected", "acyclic_siblings")
+ALL_KINDS = GRAPH_KINDS + ("forbidden_direct", "leaf", "contained")
+
+
+def _toml_list(items) -> str:
+    return "[" + ", ".join(f'"{item}"' for item in items) + "]"
+
+
+def package_cases(kinds=ALL_KINDS):
+    """A package of packages and a configuration with one contract of each of `kinds` over it."""
+    return package_trees().flatmap(lambda case: package_configs(*case, kinds=kinds).map(lambda config: (case[0], config)))
+
+
+@st.composite
+def package_configs(draw, tree: Tree, containers: tuple[str, ...], kinds=ALL_KINDS) -> str:
+    """One contract of each of `kinds` over `tree` (so one run checks them all), with ignored
+    imports, some of them written in the tree, some that match nothing (alerting "none": they
+    never break a contract alone)."""
+    tops = containers or (ROOT,)
+    layer_packages = [f"{top}.{layer}" for top in tops for layer in LAYERS]
+    inner = [m for m in tree.modules if m != ROOT]
+    parts = [f'root_packages = ["{ROOT}"]\nsource_roots = ["src"]\ncache_dir = false\n']
+
+    def ignores() -> str:
+        written = st.sampled_from(tree.imports) if tree.imports else st.nothing()
+        pairs = draw(st.lists(written | st.tuples(st.sampled_from(inner), st.sampled_from(inner)), max_size=2, unique=True))
+        if not pairs:
+            return ""
+        return f'ignore_imports = {_toml_list(f"{a} -> {b}" for a, b in pairs)}\nunmatched_ignore_imports_alerting = "none"\n'
+
+    def distinct(options: list[str], count: int) -> list[str]:
+        return draw(st.lists(st.sampled_from(options), min_size=count, max_size=count, unique=True))
+
+    for kind in kinds:
+        body = ""
+        if kind == "forbidden":
+            source, *forbidden = distinct(layer_packages + [f"{ROOT}.util"], draw(st.integers(2, 3)))
+            if draw(st.integers(0, 4)) == 0:
+                forbidden.append("json")
+            body = f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = {_toml_list(forbidden)}\n' + ignores()
+        elif kind == "forbidden_direct":
+            source, target = distinct(inner, 2)
+            body = f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = ["{target}"]\nallow_indirect_imports = true\n'
+        elif kind == "leaf":
+            body = f'type = "leaf"\nmodules = ["{draw(st.sampled_from(inner))}"]\nwithin = ["{ROOT}"]\n'
+        elif kind == "contained":
+            body = f'type = "contained"\npackages = "{draw(st.sampled_from(layer_packages))}"\nwithin = "{ROOT}"\n'
+        elif kind == "layers":
+            order = draw(st.permutations(LAYERS))
+            if containers:
+                body = f'type = "layers"\nlayers = {_toml_list(order)}\ncontainers = {_toml_list(containers)}\n'
+            else:
+                body = f'type = "layers"\nlayers = {_toml_list(f"{ROOT}.{layer}" for layer in order)}\n'
+            body += ignores()
+        elif kind == "independence":
+            chosen = distinct(layer_packages + [f"{ROOT}.util"], draw(st.integers(2, 4)))
+            body = f'type = "independence"\nmodules = {_toml_list(chosen)}\n' + ignores()
+        elif kind == "protected":
+            protected, allowed = distinct(layer_packages, 2)
+            body = f'type = "protected"\nprotected_modules = ["{protected}"]\nallowed_importers = ["{allowed}"]\n'
+        elif kind == "acyclic_siblings":
+            body = f'type = "acyclic_siblings"\nancestors = ["{draw(st.sampled_from(tops))}"]\n'
+        parts.append(f'\n[[contracts]]\nid = "{kind}"\n{body}')
+    return "".join(parts)
