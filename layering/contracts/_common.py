@@ -202,6 +202,8 @@ class Contract:
         self.chain_groups: list[ChainGroup] = []
         self.ignored_imports = 0
         self.alerts: list[str] = []
+        self.off_chain: set[Allowance] = set()
+        """Allowances whose import exists but lies on no chain the contract is about."""
         raw = spec.options
         self.name = raw.get("name") if isinstance(raw.get("name"), str) else f"{self.type_name} #{spec.index + 1}"
         self.contract_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
@@ -368,7 +370,12 @@ class Contract:
             path=self.settings.display_path(self.settings.path),
             line=allowance.line or self.spec.line,
             code=STALE_ALLOWANCE,
-            message=f"allowance '{allowance.describe()}' matches no import: remove it (allowances only shrink)",
+            message=(
+                f"allowance '{allowance.describe()}' excuses no import on a chain the contract is about (its import lies "
+                "off every chain): remove it (allowances only shrink)"
+                if allowance in self.off_chain
+                else f"allowance '{allowance.describe()}' matches no import: remove it (allowances only shrink)"
+            ),
         )
 
     def stale_name(self, allowance: Allowance, name: str) -> Violation:

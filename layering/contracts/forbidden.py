@@ -143,13 +143,14 @@ class ForbiddenContract(Contract):
 
     def graph_reach(self, evidence: "Evidence") -> "tuple[set[str], set[str]] | None":
         """Chains start at the sources, so only what they reach matters; the importers an
-        ignored import names are read too, to tell whether the ignore still matches."""
+        ignored import or an allowance names are read too, to tell whether it still matches."""
         starts = set()
         for source in self._sources(evidence):
             starts.add(source)
             if self.values["as_packages"]:
                 starts.update(evidence.descendants(source))
         also = {m for importer, _ in self.ignored for m in evidence.expand(importer)}
+        also.update(m for allowance in self.allowances if allowance.importer is not None for m in evidence.expand(allowance.importer))
         return starts, also
 
     def needs_external_packages(self, evidence: "Evidence") -> bool:
@@ -259,6 +260,10 @@ class ForbiddenContract(Contract):
                     partially_excused[(importer, imported)] = remaining
                 elif graph.direct_import_exists(importer=importer, imported=imported):
                     graph.remove_import(importer=importer, imported=imported)
+        for allowance in self.allowances:
+            if allowance not in used and allowance.importer is not None:
+                if matching_edges(graph, allowance.importer, allowance.module):
+                    self.off_chain.add(allowance)
         imports = evidence.imports_of(graph)
         violations = []
         for group_sources, targets in self._pairings(sources, forbidden):

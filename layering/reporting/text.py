@@ -96,7 +96,7 @@ def _group_lines(group: ChainGroup, keeps: bool, titled: bool) -> list[str]:
             lines.append(f"    {cut.chains} of the {_count(group.chains, 'chain')} run{'s' if cut.chains == 1 else ''} through it; the shortest:")
         lines.extend(f"      {hop.render()}" for hop in cut.example)
     if group.listed:
-        lines.append(f"  the {_count(len(group.listed), 'shortest chain')}:" if len(group.listed) < group.chains else "  every chain:")
+        lines.append(f"  the {_count(len(group.listed), 'shortest chain')}:" if len(group.listed) < group.chains else f"  all {group.chains} chains (the shortest from each import of a source module that leads there):")
         for chain in group.listed:
             lines.extend(f"    {'- ' if number == 0 else '  '}{hop.render()}" for number, hop in enumerate(chain))
     more = group.chains - group.shown
