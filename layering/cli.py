@@ -1,4 +1,4 @@
-"""`layering check`, `prune`, `migrate` and `audit`: the command-line front door. Parses
+"""`layering check`, `prune`, `baseline`, `migrate` and `audit`: the command-line front door. Parses
 arguments, runs the use cases, prints.
 
 Exit codes: 0 every contract kept, 1 a contract broken, 2 the run could not be made.
@@ -99,6 +99,20 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--contract", metavar="ID", action="append", default=[], help="audit only this probe contract (repeatable)")
     audit.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
     audit.add_argument("--format", choices=AUDIT_FORMATS, default="text", help="text, a short table per contract, or json; default: text")
+    baseline = commands.add_parser(
+        "baseline",
+        help="excuse every violation found today, so that only new ones break a contract",
+        description="Add to each broken contract the entries that excuse what it finds today (allow, "
+        "ignore_imports or expect_loaded; the imports of a cut, not every chain), each with a comment, "
+        "keeping the rest of the file as written. The entries only shrink afterwards: `layering prune` "
+        "removes the stale ones. Exit 0 every contract kept afterwards, 1 one is not, 2 the run could not be made.",
+    )
+    _config_arguments(baseline)
+    baseline.add_argument("--contract", metavar="ID", action="append", default=[], help="baseline only this contract (repeatable)")
+    baseline.add_argument("--no-probe", action="store_true", help="leave probe contracts alone (no probe is run)")
+    baseline.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
+    baseline.add_argument("--comment", metavar="TEXT", default=None, help="the comment on each entry (default: 'baseline YYYY-MM-DD', today)")
+    baseline.add_argument("--dry-run", action="store_true", help="print the entries, write nothing")
     return parser
 
 
@@ -130,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     if getattr(arguments, "config", None) and arguments.config_path and arguments.config != arguments.config_path:
         parser.error(f"two configurations given ({arguments.config_path} and --config {arguments.config}): name one")
-    commands = {"check": _check, "prune": _prune, "migrate": _migrate, "audit": _audit}
+    commands = {"check": _check, "prune": _prune, "migrate": _migrate, "audit": _audit, "baseline": _baseline}
     if arguments.command not in commands:
         parser.print_help()
         return 2
@@ -206,6 +220,31 @@ def _prune(arguments: argparse.Namespace) -> int:
     if not removed:
         sys.stdout.write(f"{shown}: nothing stale to remove\n")
     return 2 if skipped else 0
+
+
+def _baseline(arguments: argparse.Namespace) -> int:
+    import datetime
+
+    from layering.commands.baseline import baseline
+    from layering.commands.check import ProbeSelection
+    from layering.domain.errors import ConfigError
+    from layering.engine.config import locate_settings
+    from layering.reporting.baseline import render
+
+    if arguments.jobs is not None and arguments.jobs < 1:
+        return _usage_error("--jobs takes a number of 1 or more")
+    comment = arguments.comment if arguments.comment is not None else f"baseline {datetime.date.today().isoformat()}"
+    if "\n" in comment or "\r" in comment:
+        return _usage_error("--comment takes one line of text")
+    selection = ProbeSelection.STATIC if arguments.no_probe else ProbeSelection.ALL
+    try:
+        settings = locate_settings(_config(arguments))
+        outcome = baseline(settings, comment, arguments.contract, selection, jobs=arguments.jobs, dry_run=arguments.dry_run)
+    except ConfigError as error:
+        _write_error("text", error)
+        return 2
+    sys.stdout.write(render(outcome, _renderer("text").relative_path(settings.path), settings.file_format, arguments.dry_run))
+    return outcome.exit_code
 
 
 def _migrate(arguments: argparse.Namespace) -> int:

@@ -11,13 +11,17 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterable
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
+from layering.adapters.toml_text import line_kinds
 from layering.domain.results import StaleEntry
+
+DEFAULT_INDENT = "    "
 
 
 class EditFailed(Exception):
@@ -58,6 +62,122 @@ def remove_entries(path: str, table_path: tuple[str, ...], removals: Iterable[tu
     except tomllib.TOMLDecodeError as error:  # never write a file that no longer reads
         raise EditFailed(f"the edited text would not be valid TOML ({error})") from None
     write_atomically(path, text)
+
+
+def add_entries(path: str, table_path: tuple[str, ...], additions: Iterable[tuple[int, str, tuple[Any, ...]]], comment: str) -> str:
+    """The text of the TOML file at `path` with each (contract position, option, values) added,
+    each value on a line of its own ending in `# comment`; everything else is kept as written.
+
+    An existing array gains lines (a one-line array is spread over lines first), a single string
+    becomes an array, and a missing option is written after the contract's last option, above the
+    comments that lead into the next table.
+    """
+    import tomlkit
+
+    text = _read(path)
+    try:
+        document = tomlkit.parse(text)
+    except ValueError as error:
+        raise EditFailed(f"cannot read {path}: {error}") from None
+    table: Any = document
+    for part in table_path:
+        table = table[part]
+    contracts = table["contracts"]
+    missing: dict[int, list[str]] = {}
+    for position, option, values in additions:
+        contract = contracts[position]
+        items = [_item(value) for value in values]
+        if option not in contract:
+            lines = [f"{option} = ["] + [f"{DEFAULT_INDENT}{item.as_string()}, # {comment}" for item in items] + ["]"]
+            missing[position] = missing.get(position, []) + lines
+            continue
+        current = contract[option]
+        if isinstance(current, str):
+            current = tomlkit.array([current])
+            contract[option] = current
+        indent = _indent_of(current.as_string())
+        spread = "\n" not in current.as_string()
+        if spread:
+            kept = list(current)
+            current.clear()
+            for item in kept:
+                current.add_line(item, indent=indent)
+        for item in items:
+            current.add_line(item, comment=comment, indent=indent)
+        if spread:
+            current.add_line(indent="")
+    edited = tomlkit.dumps(document)
+    if missing:
+        edited = _insert_options(edited, ".".join((*table_path, "contracts")), missing)
+    try:
+        tomllib.loads(edited)
+    except tomllib.TOMLDecodeError as error:  # never write a file that no longer reads
+        raise EditFailed(f"the edited text would not be valid TOML ({error})") from None
+    return edited
+
+
+def _item(value: Any) -> Any:
+    """A tomlkit item for an entry: a string, or an inline table (`{ importer = ..., names = [...] }`)."""
+    import tomlkit
+
+    if isinstance(value, dict):
+        table = tomlkit.inline_table()
+        table.update(value)
+        return table
+    return tomlkit.item(value)
+
+
+def _indent_of(array_text: str) -> str:
+    """The indentation of an array's entries that stand on lines of their own."""
+    for line in array_text.splitlines()[1:]:
+        stripped = line.lstrip()
+        if stripped and not stripped.startswith(("]", "#")):
+            return line[: len(line) - len(stripped)]
+    return DEFAULT_INDENT
+
+
+def _insert_options(text: str, header: str, missing: dict[int, list[str]]) -> str:
+    """`text` with `missing[position]` inserted after the last option of the contract table at
+    `position` (the tables named `header`, in order)."""
+    lines = text.splitlines(keepends=True)
+    ending = "\r\n" if "\r\n" in text else "\n"
+    last_row: dict[int, int] = {}
+    seen = -1
+    current: int | None = None
+    for row, (kind, name) in enumerate(line_kinds(text)):
+        if kind == "header":
+            is_contract = name == header and lines[row].lstrip().startswith("[[")
+            seen += is_contract
+            current = seen if is_contract else None
+        elif kind in ("key", "value") and current in missing:
+            last_row[current] = row
+    if set(last_row) != set(missing):
+        raise EditFailed("a contract table to add to was not found (nothing was changed)")
+    after = {row: missing[position] for position, row in last_row.items()}
+    edited = []
+    for row, line in enumerate(lines):
+        edited.append(line if line.endswith(("\n", "\r")) or row not in after else line + ending)
+        edited.extend(added + ending for added in after.get(row, ()))
+    return "".join(edited)
+
+
+def insert_lines(path: str, insertions: dict[int, list[str]]) -> str:
+    """The text of the file at `path` with `insertions[N]` inserted after line N, line endings kept."""
+    lines = _read(path).splitlines(keepends=True)
+    ending = next((line[len(line.rstrip("\r\n")):] for line in lines if line.endswith("\n")), "\n")
+    edited = []
+    for number, line in enumerate(lines, start=1):
+        edited.append(line if line.endswith("\n") or number not in insertions else line + ending)
+        edited.extend(added + ending for added in insertions.get(number, ()))
+    return "".join(edited)
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            return handle.read()
+    except (OSError, ValueError) as error:
+        raise EditFailed(f"cannot read {path}: {error}") from None
 
 
 def edit_lines(path: str, replacements: dict[int, str | None]) -> str:

@@ -96,23 +96,24 @@ def _write_cache(internals: Any, cache: Any, imports: dict, module_files: Iterab
 
 
 def _scan_reachable(internals: Any, cache: Any, by_module: dict[str, Any], starts: set[str], also: set[str], options: dict, scanned: list) -> dict:
-    """Scan the modules `starts` reach, a level at a time, and `also`."""
+    """Scan the modules `starts` reach, a level at a time, and `also` (followed only once a
+    start reaches it: its imports were read with the first level, and are followed then)."""
     imports: dict = {}
     follow = {m for m in starts if m in by_module}
     frontier = sorted(follow | {m for m in also if m in by_module})
     while frontier:
-        found = _read_or_scan(internals, cache, [by_module[m] for m in frontier], options, scanned)
-        imports.update(found)
+        unread = [by_module[m] for m in frontier if by_module[m] not in imports]
+        imports.update(_read_or_scan(internals, cache, unread, options, scanned))
         onward = set()
-        for module_file, found_imports in found.items():
-            if module_file.module.name not in follow:
+        for module in frontier:
+            if module not in follow:
                 continue
-            for direct in found_imports:
+            for direct in imports[by_module[module]]:
                 name = direct.imported.name
                 if name in by_module and name not in follow:
                     follow.add(name)
                     onward.add(name)
-        frontier = sorted(m for m in onward if by_module[m] not in imports)
+        frontier = sorted(onward)
     return imports
 
 

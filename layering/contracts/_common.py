@@ -190,6 +190,8 @@ class Contract:
     type_name: ClassVar[str]
     options: ClassVar[dict[str, Option]] = {}
     allowance_needs_importer: ClassVar[bool] = True
+    baseline_option: ClassVar[str] = "ignore_imports"
+    """The option `layering baseline` adds a finding's excuse to."""
 
     def __init__(self, spec: "ContractSpec", settings: "Settings") -> None:
         self.spec = spec

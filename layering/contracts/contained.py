@@ -37,6 +37,7 @@ class ContainedContract(Contract):
     """
 
     type_name = "contained"
+    baseline_option = "allow"
     allowance_needs_importer = False
     options = {
         "packages": option("pattern", "the contained packages", required=True),

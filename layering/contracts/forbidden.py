@@ -68,6 +68,7 @@ class ForbiddenContract(Contract):
     """
 
     type_name = "forbidden"
+    baseline_option = "allow"
     options = {
         "source_modules": option("patterns", "modules that must not import", required=True),
         "forbidden_modules": option("patterns", "modules they must not import", default=()),
@@ -246,20 +247,27 @@ class ForbiddenContract(Contract):
         forbidden = [f for f in self._forbidden(evidence) if f in graph.modules]
         relevant = _relevant_edges(graph, sources, forbidden, as_packages) if self.allowances else set()
         partially_excused: dict[tuple[str, str], list[ImportFact]] = {}
-        for allowance in self.allowances:
-            for importer, imported in sorted(relevant):
-                facts = evidence.facts_between(importer, imported)
-                excused = [f for f in facts if allowance.excuses(f)] if facts else []
+        for importer, imported in sorted(relevant):
+            candidates = [a for a in self.allowances if a.importer is None or a.importer.matches(importer)]
+            if not candidates:
+                continue  # read the statements of an edge only when an allowance may excuse it
+            facts = evidence.facts_between(importer, imported)
+            excusing = False
+            for allowance in candidates:
+                excused = [f for f in facts if allowance.excuses(f)]
                 if not excused and not (not facts and allowance.excuses_edge(importer, imported)):
                     continue
+                excusing = True
                 used.add(allowance)
                 for fact in excused:
                     record_use(used, allowance, fact)
-                remaining = [f for f in facts if not any(a.excuses(f) for a in self.allowances)]
-                if remaining:
-                    partially_excused[(importer, imported)] = remaining
-                elif graph.direct_import_exists(importer=importer, imported=imported):
-                    graph.remove_import(importer=importer, imported=imported)
+            if not excusing:
+                continue
+            remaining = [f for f in facts if not any(a.excuses(f) for a in self.allowances)]
+            if remaining:
+                partially_excused[(importer, imported)] = remaining
+            elif graph.direct_import_exists(importer=importer, imported=imported):
+                graph.remove_import(importer=importer, imported=imported)
         for allowance in self.allowances:
             if allowance not in used and allowance.importer is not None:
                 if matching_edges(graph, allowance.importer, allowance.module):
@@ -312,23 +320,25 @@ def _members_of_all(graph: Any, modules: list[str], as_package: bool) -> set[str
 
 
 def _relevant_edges(graph: Any, sources: list[str], forbidden: list[str], as_packages: bool) -> set[tuple[str, str]]:
-    """Edges that lie on some path from a source to a forbidden module."""
-    down: set[str] = set()
+    """Edges that lie on some path from a source to a forbidden module: from a module the sources
+    reach to one that reaches a forbidden module (grimp's upstream modules of M are those M
+    imports, its downstream ones those that import M)."""
+    reached: set[str] = set()
     for source in sources:
-        down.add(source)
-        down.update(graph.find_downstream_modules(source, as_package=as_packages))
+        reached.add(source)
+        reached.update(graph.find_upstream_modules(source, as_package=as_packages))
         if as_packages:
-            down.update(_descendants(graph, source))
-    up: set[str] = set()
+            reached.update(_descendants(graph, source))
+    reaching: set[str] = set()
     for target in forbidden:
-        up.add(target)
-        up.update(graph.find_upstream_modules(target, as_package=as_packages))
+        reaching.add(target)
+        reaching.update(graph.find_downstream_modules(target, as_package=as_packages))
         if as_packages:
-            up.update(_descendants(graph, target))
+            reaching.update(_descendants(graph, target))
     edges = set()
-    for module in down:
+    for module in reached:
         for target in graph.find_modules_directly_imported_by(module):
-            if target in up:
+            if target in reaching:
                 edges.add((module, target))
     return edges
 

@@ -53,6 +53,7 @@ class LeafContract(Contract):
     """
 
     type_name = "leaf"
+    baseline_option = "allow"
     allowance_needs_importer = False
     options = {
         "modules": option("patterns", "the leaf modules", required=True),

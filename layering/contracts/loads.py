@@ -48,6 +48,7 @@ class LoadsContract(Contract):
     """
 
     type_name = "loads"
+    baseline_option = "expect_loaded"
     options = {
         "modules": option("patterns", "modules whose import is followed", required=True),
         "forbidden": option("patterns", "modules that must not load", required=True),

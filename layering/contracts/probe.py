@@ -128,6 +128,7 @@ class ProbeContract(Contract):
     """
 
     type_name = "probe"
+    baseline_option = "expect_loaded"
     options = {
         "modules": option("patterns", "modules to import", required=True),
         "forbidden": option("patterns", "modules that must not load", required=True),

@@ -1,0 +1,60 @@
+"""What a baseline writes: for each broken contract, the entries that excuse what it finds today.
+
+A contract with chains is excused at its cut (the fewest imports whose removal keeps it), not
+chain by chain; a direct finding by the names it takes where it takes names (so a new name
+taken later is still a violation), else by the import; a probed or followed module that loads a
+forbidden one by `expect_loaded`. Each kind of entry only shrinks afterwards, like any other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from layering.domain.results import ContractResult, Verdict
+
+ALLOW = "allow"
+IGNORE_IMPORTS = "ignore_imports"
+EXPECT_LOADED = "expect_loaded"
+
+EntryValue = Union[str, dict]
+
+
+@dataclass(frozen=True)
+class BaselineEntries:
+    """The entries one contract's option gains, sorted, in the form the configuration takes."""
+
+    contract: str
+    position: int
+    option: str
+    values: tuple[EntryValue, ...]
+
+
+def entries_excusing(result: ContractResult, option: str, name_level: bool = True) -> tuple[EntryValue, ...]:
+    """The entries of `option` that excuse every finding of `result` (none unless it is broken).
+
+    `name_level` is false where the configuration cannot say names (import-linter's own
+    `ignore_imports`): every entry is then `importer -> imported`.
+    """
+    if result.verdict is not Verdict.BROKEN:
+        return ()
+    if option == EXPECT_LOADED:
+        return tuple(sorted(item.key for item in result.items if item.verdict is Verdict.BROKEN))
+    whole: set[tuple[str, str]] = {(cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut}
+    in_cut = {v for group in result.chain_groups for cut in group.cut for v in cut.statements}
+    names: dict[tuple[str, str], set[str]] = {}
+    for violation in result.violations:
+        if violation in in_cut or not (violation.importer and violation.imported):
+            continue
+        pair = (violation.importer, violation.imported)
+        if option == ALLOW and name_level and violation.names:
+            names.setdefault(pair, set()).update(violation.names)
+        else:
+            whole.add(pair)
+    values: list[tuple[tuple[str, str], EntryValue]] = [(pair, f"{pair[0]} -> {pair[1]}") for pair in whole]
+    values += [
+        (pair, {"importer": pair[0], "module": pair[1], "names": sorted(taken)})
+        for pair, taken in names.items()
+        if pair not in whole
+    ]
+    return tuple(value for _, value in sorted(values, key=lambda item: item[0]))
