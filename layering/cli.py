@@ -1,4 +1,5 @@
-"""`layering check`, `prune`, `baseline`, `migrate` and `audit`: the command-line front door. Parses
+"""`layering check`, `prune`, `baseline`, `explain`, `migrate` and `audit`: the command-line
+front door. Parses
 arguments, runs the use cases, prints.
 
 Exit codes: 0 every contract kept, 1 a contract broken, 2 the run could not be made.
@@ -113,6 +114,20 @@ def _parser() -> argparse.ArgumentParser:
     baseline.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
     baseline.add_argument("--comment", metavar="TEXT", default=None, help="the comment on each entry (default: 'baseline YYYY-MM-DD', today)")
     baseline.add_argument("--dry-run", action="store_true", help="print the entries, write nothing")
+    explain = commands.add_parser(
+        "explain",
+        help="why one module imports another: the chains, and the imports that cut them",
+        description="Show how IMPORTER (or a module of it) imports IMPORTED (or a module of it): every "
+        "chain of import statements, shortest first, each hop with path:line, names and marks "
+        "(function-level, TYPE_CHECKING, lazy), and the fewest imports whose removal cuts them all. "
+        "Exit 0 it does, 1 it does not, 2 the run could not be made.",
+    )
+    explain.add_argument("importer", metavar="IMPORTER", help="a module or package of the configuration's root packages")
+    explain.add_argument("imported", metavar="IMPORTED", help="a module or package (or an external package's top level)")
+    explain.add_argument("--config", metavar="PATH", help="the configuration file (default: found as for check)")
+    explain.add_argument("--chains", type=_chains, metavar="N|all", default=10, help="list the N shortest chains (or all of them); default 10")
+    explain.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    explain.add_argument("--no-cache", action="store_true", help="build the import graph without reading or writing the cache")
     return parser
 
 
@@ -142,9 +157,9 @@ def _chains(value: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     arguments = parser.parse_args(argv)
-    if getattr(arguments, "config", None) and arguments.config_path and arguments.config != arguments.config_path:
+    if getattr(arguments, "config", None) and getattr(arguments, "config_path", None) and arguments.config != arguments.config_path:
         parser.error(f"two configurations given ({arguments.config_path} and --config {arguments.config}): name one")
-    commands = {"check": _check, "prune": _prune, "migrate": _migrate, "audit": _audit, "baseline": _baseline}
+    commands = {"check": _check, "prune": _prune, "migrate": _migrate, "audit": _audit, "baseline": _baseline, "explain": _explain}
     if arguments.command not in commands:
         parser.print_help()
         return 2
@@ -245,6 +260,22 @@ def _baseline(arguments: argparse.Namespace) -> int:
         return 2
     sys.stdout.write(render(outcome, _renderer("text").relative_path(settings.path), settings.file_format, arguments.dry_run))
     return outcome.exit_code
+
+
+def _explain(arguments: argparse.Namespace) -> int:
+    from layering.commands.explain import explain
+    from layering.domain.errors import ConfigError
+    from layering.engine.config import locate_settings
+    from layering.reporting.explain import render_json, render_text
+
+    try:
+        settings = locate_settings(arguments.config)
+        explanation = explain(settings, arguments.importer, arguments.imported, arguments.chains, use_cache=not arguments.no_cache)
+    except ConfigError as error:
+        _write_error(arguments.format, error)
+        return 2
+    sys.stdout.write(render_json(explanation) if arguments.format == "json" else render_text(explanation))
+    return 0 if explanation.imports else 1
 
 
 def _migrate(arguments: argparse.Namespace) -> int:

@@ -46,6 +46,9 @@ def load_contracts(
     contracts whose options could be read) module patterns that match nothing.
     """
     problems = list(settings.problems)
+    if not settings.contracts and not problems:
+        where = "[importlinter:contract:ID] sections" if settings.file_format == "ini" else "[[contracts]] tables"
+        problems.append(Problem(settings.path, 0, f"no contracts: a configuration without {where} checks nothing", hint="add a contract (see the README)"))
     contracts = _build(settings, problems)
     try:
         selected, skipped = _selection(contracts, contract_ids, probes, settings)
@@ -186,9 +189,12 @@ def check_settings(
     progress: Callable[[int, int], None] | None = None,
     chains: int = 0,
     python: str | None = None,
+    cache_results: bool = True,
 ) -> RunReport:
     """Decide the selected contracts of `settings`, listing `chains` chains per group of chains
-    beyond one example per import of its cut; `python` (`--python`) is the probes' interpreter."""
+    beyond one example per import of its cut; `python` (`--python`) is the probes' interpreter.
+    Without `cache_results` the graph is still cached, the verdicts are not (a one-off question
+    must not push a team's contracts out of the cache)."""
     evidence = Evidence(settings, use_cache=use_cache)
     evidence.listed_chains = chains
     contracts, skipped = load_contracts(settings, evidence, contract_ids, probes)
@@ -201,7 +207,7 @@ def check_settings(
     if reaches and all(reach is not None for reach in reaches):
         evidence.graph_reach = (set().union(*(r[0] for r in reaches)), set().union(*(r[1] for r in reaches)))  # type: ignore[index]
     evidence.include_external_packages = settings.include_external_packages or any(c.needs_external_packages(evidence) for c in static if c.needs_graph)
-    static_results, warnings = _decide_static(static, evidence, settings, use_cache, chains)
+    static_results, warnings = _decide_static(static, evidence, settings, use_cache and cache_results, chains)
     results = dict(zip((i for i, c in enumerate(contracts) if c.type_name != "probe"), static_results))
     probe_contracts = [c for c in contracts if c.type_name == "probe"]
     if probe_contracts:

@@ -433,9 +433,6 @@ def _read_settings(
         problems.append(Problem(path, line("cache_dir"), f"'cache_dir' must be a path or false, got {_describe(cache_dir)}"))
         cache_dir = False
     plugins = _plugin_types(path, names("contract_types") if "contract_types" in table else [], line("contract_types"), entry_lines.get("contract_types", ()), problems)
-    if not specs and not problems:
-        where = "[importlinter:contract:ID] sections" if file_format == "ini" else "[[contracts]] tables"
-        problems.append(Problem(path, 0, f"no contracts: a configuration without {where} checks nothing", hint="add a contract (see the README)"))
 
     base = os.path.dirname(path)
     return Settings(

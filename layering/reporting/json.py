@@ -80,7 +80,7 @@ def _contract(result: ContractResult) -> dict[str, Any]:
         "notes": list(result.notes),
         "items": [_item(i) for i in result.items],
         "stale": [{"option": e.option, "index": e.index, "text": e.text, "name": e.name} for e in result.stale],
-        "cut": [entry for group in result.chain_groups for entry in _cut(group)],
+        "cut": [entry for group in result.chain_groups for entry in cut_entries(group)],
         "chain_groups": [
             {
                 "source": group.source,
@@ -96,7 +96,7 @@ def _contract(result: ContractResult) -> dict[str, Any]:
     }
 
 
-def _cut(group: ChainGroup) -> list[dict[str, Any]]:
+def cut_entries(group: ChainGroup) -> list[dict[str, Any]]:
     return [
         {
             "source": group.source,

@@ -55,7 +55,7 @@ def violation_lines(result: ContractResult) -> list[str]:
     only_chains = all(v in in_groups for v in result.violations)
     alone = len(result.chain_groups) == 1
     for group in result.chain_groups:
-        lines.extend(_group_lines(group, keeps=only_chains and alone, titled=not alone))
+        lines.extend(group_lines(group, keeps=only_chains and alone, titled=not alone))
     if len(result.chain_groups) > 1:
         total = len({(cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut})
         lines.append(f"  Removing the {_count(total, 'import')} above {'keeps the contract' if only_chains else 'cuts every chain'}.")
@@ -73,7 +73,7 @@ def violation_lines(result: ContractResult) -> list[str]:
     return lines
 
 
-def _group_lines(group: ChainGroup, keeps: bool, titled: bool) -> list[str]:
+def group_lines(group: ChainGroup, keeps: bool, titled: bool, codes: bool = True) -> list[str]:
     """A group of chains: how many, the imports that cut them with an example each, the chains
     listed with --chains, and how many more there are. A group of direct imports only needs no
     title, unless other groups stand beside it."""
@@ -82,7 +82,7 @@ def _group_lines(group: ChainGroup, keeps: bool, titled: bool) -> list[str]:
     only_direct = group.chains == len(group.cut) and all(len(cut.example) == 1 for cut in group.cut)
     lines = [] if only_direct and not titled else [f"  {_count(group.chains, 'chain')} from {group.source} to {group.target}; removing {these} {outcome}:"]
     for cut in group.cut:
-        lines.extend(_statement_lines(cut.statements))
+        lines.extend(_statement_lines(cut.statements, codes))
         first = cut.statements[0]
         if len(cut.example) == 1 and (cut.example[0].path, cut.example[0].line) == (first.path, first.line):
             continue  # the import is the whole chain
@@ -96,7 +96,7 @@ def _group_lines(group: ChainGroup, keeps: bool, titled: bool) -> list[str]:
             lines.append(f"    {cut.chains} of the {_count(group.chains, 'chain')} run{'s' if cut.chains == 1 else ''} through it; the shortest:")
         lines.extend(f"      {hop.render()}" for hop in cut.example)
     if group.listed:
-        lines.append(f"  the {_count(len(group.listed), 'shortest chain')}:" if len(group.listed) < group.chains else f"  all {group.chains} chains (the shortest from each import of a source module that leads there):")
+        lines.append(f"  the {_count(len(group.listed), 'shortest chain')}:" if len(group.listed) < group.chains else f"  all {group.chains} chains (the shortest from each import of a source module that leads there):" if group.chains > 1 else "  the only chain:")
         for chain in group.listed:
             lines.extend(f"    {'- ' if number == 0 else '  '}{hop.render()}" for number, hop in enumerate(chain))
     more = group.chains - group.shown
@@ -105,7 +105,7 @@ def _group_lines(group: ChainGroup, keeps: bool, titled: bool) -> list[str]:
     return lines
 
 
-def _statement_lines(statements: tuple[Violation, ...]) -> list[str]:
+def _statement_lines(statements: tuple[Violation, ...], codes: bool) -> list[str]:
     """The statements of one import of a cut: one line each, except that a run of statements
     with the same qualifiers (a file importing names one statement at a time) is one line that
     says which lines."""
@@ -118,14 +118,15 @@ def _statement_lines(statements: tuple[Violation, ...]) -> list[str]:
     lines = []
     for run in runs:
         first = run[0]
+        code = f"{first.code} " if codes else ""
         if len(run) == 1:
-            lines.append(f"  {first.render()}")
+            lines.append(f"  {first.render() if codes else first.render().replace(f' {first.code} ', ' ', 1)}")
             continue
         names = sorted({name for statement in run for name in statement.names})
         quals = f" [{', '.join(first.qualifiers)}]" if first.qualifiers else ""
         ranges = _line_ranges([statement.line for statement in run])
         where = ", ".join(ranges) if len(ranges) <= 6 else f"{', '.join(ranges[:5])} and {len(ranges) - 5} more"
-        lines.append(f"  {first.path}:{first.line}: {first.code} {first.importer} imports {first.imported}{shown_names(names)}{quals} ({len(run)} statements, lines {where})")
+        lines.append(f"  {first.path}:{first.line}: {code}{first.importer} imports {first.imported}{shown_names(names)}{quals} ({len(run)} statements, lines {where})")
     return lines
 
 

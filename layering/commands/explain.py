@@ -1,0 +1,71 @@
+"""`layering explain IMPORTER IMPORTED`: why one module (or package) imports another.
+
+The question is asked as a contract would ask it, a `forbidden` one from IMPORTER to IMPORTED
+with chains, so the answer is what a report of that contract shows: the chains, shortest
+first, each hop a located statement with its names and marks, and the imports that cut them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from layering.commands.check import check_settings
+from layering.domain.errors import ConfigError, Problem, did_you_mean
+from layering.domain.patterns import is_within
+from layering.domain.results import ChainGroup, Verdict
+from layering.engine.config import ContractSpec, Settings
+from layering.engine.evidence import Evidence
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The chains from `importer` (and its submodules) to `imported` (and its submodules)."""
+
+    importer: str
+    imported: str
+    groups: tuple[ChainGroup, ...]
+
+    @property
+    def imports(self) -> bool:
+        return bool(self.groups)
+
+
+def explain(settings: Settings, importer: str, imported: str, chains: int, use_cache: bool = True) -> Explanation:
+    """Why `importer` imports `imported`, listing `chains` chains beyond the cut's examples."""
+    _require_modules(settings, importer, imported)
+    question = ContractSpec(
+        index=0,
+        options={
+            "name": f"{importer} imports {imported}",
+            "type": "forbidden",
+            "source_modules": [importer],
+            "forbidden_modules": [imported],
+        },
+        line=0,
+        option_lines={},
+    )
+    report = check_settings(dataclasses.replace(settings, contracts=(question,)), chains=chains, use_cache=use_cache, cache_results=False)
+    result = report.results[0]
+    if result.verdict is Verdict.ERROR:
+        raise ConfigError([Problem(settings.path, 0, v.message) for v in result.violations])
+    return Explanation(importer, imported, result.chain_groups)
+
+
+def _require_modules(settings: Settings, importer: str, imported: str) -> None:
+    """Both must be modules: the importer of the package, the imported one of the package or
+    an external package's top level; neither may contain the other."""
+    evidence = Evidence(settings, use_cache=False)
+    modules = evidence.modules
+    problems = []
+    for role, module in (("IMPORTER", importer), ("IMPORTED", imported)):
+        if module in modules or (role == "IMPORTED" and not evidence.is_internal(module) and "." not in module):
+            continue
+        where = ", ".join(settings.root_packages)
+        problems.append(
+            Problem(settings.path, 0, f"{role} '{module}' is not a module of {where}.{did_you_mean(module, sorted(modules))}", hint="name a module or package, as in `import` statements")
+        )
+    if not problems and (is_within(importer, imported) or is_within(imported, importer)):
+        problems.append(Problem(settings.path, 0, f"'{importer}' and '{imported}' overlap: one contains the other", hint="name two modules neither of which lies in the other"))
+    if problems:
+        raise ConfigError(problems)

@@ -1,0 +1,38 @@
+"""What `layering explain` prints: the chains from one module to another and the imports that
+cut them, as text or JSON."""
+
+from __future__ import annotations
+
+import json
+
+from layering import __version__
+from layering.commands.explain import Explanation
+from layering.domain.serialization import hop_to_data
+from layering.reporting.json import cut_entries
+from layering.reporting.text import group_lines
+
+SCHEMA_VERSION = 1
+
+
+def render_text(explanation: Explanation) -> str:
+    importer, imported = explanation.importer, explanation.imported
+    if not explanation.imports:
+        return f"{importer} does not import {imported}, directly or through a chain.\n"
+    lines = [f"{importer} imports {imported}:"]
+    for group in explanation.groups:
+        lines.extend(group_lines(group, keeps=False, titled=True, codes=False))
+    return "\n".join(lines) + "\n"
+
+
+def render_json(explanation: Explanation) -> str:
+    document = {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "layering", "version": __version__},
+        "importer": explanation.importer,
+        "imported": explanation.imported,
+        "imports": explanation.imports,
+        "chains": sum(group.chains for group in explanation.groups),
+        "cut": [entry for group in explanation.groups for entry in cut_entries(group)],
+        "listed": [[hop_to_data(hop) for hop in chain] for group in explanation.groups for chain in group.listed],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
