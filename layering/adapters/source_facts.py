@@ -147,6 +147,7 @@ _STRING_OR_COMMENT = re.compile(
     re.DOTALL,
 )
 _IMPORT_START = re.compile(r"(?:import|from)\b")
+_LONGEST_STATEMENT = 200  # lines a module-level import statement read alone may span
 _HEADER = re.compile(r"(?:async\s+)?(def|class|if|elif|else|try|except|finally|for|while|with|match|case)\b")
 _TYPE_CHECKING_TEST = re.compile(r"(?:if|elif)\s+(?:[A-Za-z_][A-Za-z0-9_]*\.)*TYPE_CHECKING\s*:")
 
@@ -169,6 +170,7 @@ class ImportStatements:
         self._starts: list[int] | None = None
         self._whole: dict[int, list[RawImport]] | None = None
         self._found: dict[int, list[RawImport]] = {}
+        self._indents: dict[int, int] = {}
 
     def imports_at(self, lines: "set[int] | frozenset[int]") -> list[RawImport]:
         """The import statements that start on `lines`, as `parse_imports` reads them."""
@@ -183,6 +185,8 @@ class ImportStatements:
         """The statements of the logical line at `line` (`import a; import b` has two)."""
         if not 1 <= line <= len(self.lines) or not _IMPORT_START.match(self.lines[line - 1].lstrip()):
             return self._from_whole_file(line)
+        if _IMPORT_START.match(self.lines[line - 1]):
+            return self._module_level(line)
         starts = self._logical_starts()
         index = bisect.bisect_left(starts, line)
         if index == len(starts) or starts[index] != line:
@@ -196,6 +200,27 @@ class ImportStatements:
         if not tree.body or not all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
             return self._from_whole_file(line)
         collector = _ImportCollector(line_offset=line - 1, scopes=self._scopes(index, starts), conditional=self._conditional(index, starts))
+        collector.visit(tree)
+        return collector.imports
+
+    def _module_level(self, line: int) -> list[RawImport]:
+        """A statement at column 0 (where grimp found one) is at module level, in no block, so
+        no lexical pass is needed: an import statement holds no string, so its end is where
+        its brackets close (comments aside) on a line that does not end with a backslash."""
+        depth = 0
+        for end in range(line, min(len(self.lines), line + _LONGEST_STATEMENT) + 1):
+            code = self.lines[end - 1].partition("#")[0]
+            depth += code.count("(") - code.count(")")
+            if depth <= 0 and not code.rstrip().endswith("\\"):
+                break
+        text = "\n".join(self.lines[line - 1 : end])
+        try:
+            tree = ast.parse(text, filename=self.path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return self._from_whole_file(line)
+        if not tree.body or not all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
+            return self._from_whole_file(line)
+        collector = _ImportCollector(line_offset=line - 1)
         collector.visit(tree)
         return collector.imports
 
@@ -226,8 +251,13 @@ class ImportStatements:
         return self._starts
 
     def _indent(self, line: int) -> int:
-        text = self.lines[line - 1].expandtabs(8)
-        return len(text) - len(text.lstrip())
+        """The indentation of a line; remembered, since walking out of a deep block reads the
+        lines above it again for every statement in it."""
+        indent = self._indents.get(line)
+        if indent is None:
+            text = self.lines[line - 1].expandtabs(8)
+            indent = self._indents[line] = len(text) - len(text.lstrip())
+        return indent
 
     def _keyword(self, line: int) -> str:
         found = _HEADER.match(self.lines[line - 1].lstrip())

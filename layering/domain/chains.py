@@ -186,19 +186,7 @@ def minimum_cut(
     useful = _useful_edges(imports, sources, targets, excluded, distance)
     if not useful:
         return []
-    saturated: set[Edge] = set()
-    flowing_into: dict[str, set[str]] = {}
-    while True:
-        path = _augmenting_path(useful, sources, targets, saturated, flowing_into)
-        if path is None:
-            break
-        for importer, imported in zip(path, path[1:]):
-            if (imported, importer) in saturated:  # undo flow along a residual back edge
-                saturated.discard((imported, importer))
-                flowing_into[importer].discard(imported)
-            else:
-                saturated.add((importer, imported))
-                flowing_into.setdefault(imported, set()).add(importer)
+    saturated, flowing_into = _maximum_flow(useful, sources, targets)
     near_targets = _reaching_targets(useful, targets, saturated, flowing_into)
     return sorted((a, b) for a, b in saturated if a not in near_targets and b in near_targets)
 
@@ -231,31 +219,95 @@ def _useful_edges(
     return useful
 
 
-def _augmenting_path(
+def _maximum_flow(useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str]) -> tuple[set[Edge], dict[str, set[str]]]:
+    """A maximum flow, unit capacity per import, from the sources to the targets (Dinic's
+    method: a breadth-first pass layers the residual graph, then depth-first passes send flow
+    along it until it is blocked): the imports that carry flow, and for each module the
+    importers whose flow enters it. Any maximum flow leaves the same cut nearest the targets."""
+    saturated: set[Edge] = set()
+    flowing_into: dict[str, set[str]] = {}
+    starts = sorted(sources)
+    while True:
+        onward = _level_graph(useful, starts, targets, saturated, flowing_into)
+        if onward is None:
+            return saturated, flowing_into
+        position = dict.fromkeys(onward, 0)
+        for start in starts:
+            while True:
+                path = _blocking_path(start, onward, position, targets, saturated)
+                if path is None:
+                    break
+                for importer, (imported, back) in path:
+                    position[importer] += 1  # a unit edge carries one unit: it is used up
+                    if back:  # flow sent back along an import cancels the flow on it
+                        saturated.discard((imported, importer))
+                        flowing_into[importer].discard(imported)
+                    else:
+                        saturated.add((importer, imported))
+                        flowing_into.setdefault(imported, set()).add(importer)
+
+
+def _level_graph(
     useful: dict[str, list[str]],
-    sources: AbstractSet[str],
+    starts: list[str],
     targets: AbstractSet[str],
     saturated: set[Edge],
     flowing_into: dict[str, set[str]],
-) -> list[str] | None:
-    """A shortest path from a source to a target in the residual graph, or None."""
-    parent: dict[str, str | None] = {s: None for s in sorted(sources)}
-    queue = deque(parent)
+) -> dict[str, list[tuple[str, bool]]] | None:
+    """The residual edges from each module to one a step further from the sources, with
+    whether each runs back along an import carrying flow; None when no target is reached."""
+    level = dict.fromkeys(starts, 0)
+    queue = deque(starts)
+    reached = False
+    residual: dict[str, list[tuple[str, bool]]] = {}
     while queue:
         module = queue.popleft()
-        onward = [m for m in useful.get(module, ()) if (module, m) not in saturated]
-        onward.extend(sorted(flowing_into.get(module, ())))
-        for following in onward:
-            if following in parent:
-                continue
-            parent[following] = module
-            if following in targets:
-                path = [following]
-                while parent[path[-1]] is not None:
-                    path.append(parent[path[-1]])  # type: ignore[arg-type]
-                return path[::-1]
-            queue.append(following)
-    return None
+        if module in targets:
+            reached = True
+            continue  # flow ends at a target
+        edges = [(m, False) for m in useful.get(module, ()) if (module, m) not in saturated]
+        edges += [(m, True) for m in sorted(flowing_into.get(module, ()))]
+        for following, _ in edges:
+            if following not in level:
+                level[following] = level[module] + 1
+                queue.append(following)
+        residual[module] = [(m, back) for m, back in edges if level[m] == level[module] + 1]
+    return residual if reached else None
+
+
+def _blocking_path(
+    start: str,
+    onward: dict[str, list[tuple[str, bool]]],
+    position: dict[str, int],
+    targets: AbstractSet[str],
+    saturated: set[Edge],
+) -> list[tuple[str, tuple[str, bool]]] | None:
+    """A path from `start` to a target along the level graph's unused edges, as (module,
+    (next module, back)) steps; modules found to lead nowhere are skipped from then on."""
+    path: list[tuple[str, tuple[str, bool]]] = []
+    module = start
+    while True:
+        if module in targets:
+            return path
+        edges = onward.get(module, ())
+        index = position.get(module, 0)
+        while index < len(edges) and not _usable(module, edges[index], saturated):
+            index += 1
+        position[module] = index
+        if index < len(edges):
+            path.append((module, edges[index]))
+            module = edges[index][0]
+            continue
+        onward[module] = []  # a dead end in this phase
+        if not path:
+            return None
+        module, _ = path.pop()
+        position[module] += 1
+
+
+def _usable(module: str, edge: tuple[str, bool], saturated: set[Edge]) -> bool:
+    following, back = edge
+    return (following, module) in saturated if back else (module, following) not in saturated
 
 
 def _reaching_targets(

@@ -57,6 +57,8 @@ class Evidence:
         """How many chains a report lists beyond one example per import of a cut: each listed
         chain costs the reading of its files, so the run decides it, not the renderer."""
         self._statements: dict[str, ImportStatements] = {}
+        self._hops: dict[tuple[str, str], list[Hop]] = {}
+        """The statements of each import a report shows: several groups may show one import."""
         self._name_uses: dict[str, tuple[ImportFact, ...]] = {}
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
@@ -253,7 +255,10 @@ class Evidence:
         each at the line of its first name: from `facts` when given (what an allowance left),
         else from the source, else (a file this Python cannot parse) from grimp's lines."""
         if facts is None:
-            facts = self.facts_between(importer, imported)
+            known = self._hops.get((importer, imported))
+            if known is None:
+                known = self._hops[importer, imported] = self.statements(importer, imported, self.facts_between(importer, imported))
+            return known
         if facts:
             by_statement: dict[tuple[str, int], list[ImportFact]] = {}
             for fact in sorted(facts):
