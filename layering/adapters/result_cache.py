@@ -37,7 +37,7 @@ CACHEDIR_TAG = (
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
 
-_SIGNATURE_LINE = re.compile(rb"import|\"\"\"|'''|coding[:=]")
+_SIGNATURE_WORDS = (b"import", b'"""', b"'''", b"coding:", b"coding=")
 _IMPORT_LIST = re.compile(rb"import[ \t]*\(([^)]*)\)")
 
 
@@ -82,18 +82,39 @@ def import_signature(data: bytes, type_checking_matters: bool) -> str:
         return "content:" + hashlib.blake2b(data, digest_size=16).hexdigest()
     parts = []
     covered = -1
-    for match in _SIGNATURE_LINE.finditer(data):
-        if match.start() < covered:
+    for found, after in _signature_words(data):
+        if found < covered:
             continue
-        start = data.rfind(b"\n", 0, match.start()) + 1
-        end = data.find(b"\n", match.end())
-        while end >= 0 and data[:end].rstrip(b"\r").endswith(b"\\"):  # a statement continued with a backslash
+        start = data.rfind(b"\n", 0, found) + 1
+        end = data.find(b"\n", after)
+        while end >= 0 and _ends_with_backslash(data, end):  # a statement continued with a backslash
             end = data.find(b"\n", end + 1)
         end = len(data) if end < 0 else end
         parts.append(data[start:end])
         covered = end
     parts.extend(_IMPORT_LIST.findall(data))
     return hashlib.blake2b(b"\n".join(parts), digest_size=16).hexdigest()
+
+
+def _signature_words(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) of each word that puts its line in a file's import signature, in order:
+    found with `bytes.find`, many times faster than one regular expression of alternatives."""
+    found = []
+    for word in _SIGNATURE_WORDS:
+        position = data.find(word)
+        while position >= 0:
+            found.append((position, position + len(word)))
+            position = data.find(word, position + len(word))
+    return sorted(found)
+
+
+def _ends_with_backslash(data: bytes, end: int) -> bool:
+    """Whether the line that ends at `end` (a newline) ends with a backslash, read in place:
+    a slice of everything before it would copy the file for every line."""
+    last = end - 1
+    if last >= 0 and data[last] == ord("\r"):
+        last -= 1
+    return last >= 0 and data[last] == ord("\\")
 
 
 def library_fingerprint(name: str) -> str:
