@@ -143,8 +143,8 @@ def notes(graph: PackageGraph, format: str, text: str) -> list[str]:
     if graph.undrawn:
         found.append(
             f"{graph.undrawn} import{'s' if graph.undrawn != 1 else ''} that broken contracts report "
-            f"{'are' if graph.undrawn != 1 else 'is'} not drawn (outside {graph.package or 'the root packages'}); "
-            "layering check shows every one"
+            f"{'are' if graph.undrawn != 1 else 'is'} not drawn (not between two modules of "
+            f"{graph.package or 'the root packages'}); layering check lists every one"
         )
     if format == "mermaid" and (len(graph.edges) > MERMAID_MAX_EDGES or len(text) > MERMAID_MAX_TEXT):
         found.append(
