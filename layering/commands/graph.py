@@ -46,7 +46,7 @@ def draw_graph(settings: Settings, package: str | None, depth: int | None, contr
         imports = Evidence.imports_of(evidence.graph)
     except SourceUnreadable as unreadable:
         raise ConfigError(
-            Problem(settings.display_path(unreadable.path), unreadable.line, unreadable.reason, hint="fix the file to draw its graph")
+            Problem(unreadable.path, unreadable.line, unreadable.reason, hint="fix the file to draw its graph")
         ) from None
     report = _check(settings, use_cache) if contracts else None
     broken = _broken_imports(report, evidence) if report is not None else {}
@@ -54,7 +54,8 @@ def draw_graph(settings: Settings, package: str | None, depth: int | None, contr
     if settings.include_external_packages:
         external = {m for m in imports if not evidence.is_internal(m)}
     else:
-        external = {imported for (_, imported) in broken if not evidence.is_internal(imported) and imported in imports}
+        drawn_importers = set(internal)
+        external = {b for (a, b) in broken if a in drawn_importers and b in imports and not evidence.is_internal(b)}
     nodes, edges, undrawn = squash(imports, internal, external, depth, broken)
     broken_contracts = tuple(r.contract_id for r in report.results if r.verdict is Verdict.BROKEN) if report else ()
     graph = PackageGraph(package, settings.root_packages, depth, nodes, edges, broken_contracts, undrawn)
