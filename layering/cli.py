@@ -1,4 +1,4 @@
-"""`layering check`, `prune`, `baseline`, `explain`, `migrate` and `audit`: the command-line
+"""`layering check`, `prune`, `baseline`, `explain`, `migrate`, `audit` and `graph`: the command-line
 front door. Parses
 arguments, runs the use cases, prints.
 
@@ -128,6 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--chains", type=_chains, metavar="N|all", default=10, help="list the N shortest chains (or all of them); default 10")
     explain.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
     explain.add_argument("--no-cache", action="store_true", help="build the import graph without reading or writing the cache")
+    _graph_parser(commands)
     return parser
 
 
@@ -159,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     if getattr(arguments, "config", None) and getattr(arguments, "config_path", None) and arguments.config != arguments.config_path:
         parser.error(f"two configurations given ({arguments.config_path} and --config {arguments.config}): name one")
-    commands = {"check": _check, "prune": _prune, "migrate": _migrate, "audit": _audit, "baseline": _baseline, "explain": _explain}
+    commands = {"check": _check, "prune": _prune, "migrate": _migrate, "audit": _audit, "baseline": _baseline, "explain": _explain, "graph": _graph}
     if arguments.command not in commands:
         parser.print_help()
         return 2
@@ -323,6 +324,72 @@ def _audit(arguments: argparse.Namespace) -> int:
     sys.stdout.write(RENDERERS[arguments.format](report))
     sys.stdout.flush()
     return report.exit_code
+
+
+GRAPH_FORMATS = ("mermaid", "dot", "json")
+GRAPH_EPILOG = """\
+The depth counts name components: at --depth 2, django.db.models.base is drawn as django.db;
+a module with fewer components is drawn as itself. An edge's label is the number of
+module-to-module imports it stands for (two modules count once, however many statements join
+them). With contracts, the static ones are checked as by `layering check --no-probe`, and each
+edge that carries an import a broken contract reports is drawn red, labelled with its id.
+External packages are drawn when include_external_packages = true, else only where a broken
+contract's import reaches one.
+
+exit codes:
+  0  the graph printed, no contract broken
+  1  the graph printed, a contract broken (its imports marked)
+  2  no graph: a configuration error, an unknown package, a bad --depth, an unreadable file
+"""
+
+
+def _graph_parser(commands) -> None:
+    graph = commands.add_parser(
+        "graph",
+        help="print the import graph of a package at a depth, marking what breaks a contract",
+        description="Print the import graph of PACKAGE (default: the root packages) with submodules "
+        "squashed to --depth, edges weighted by imports, as Mermaid, graphviz dot or JSON.",
+        epilog=GRAPH_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    graph.add_argument("package", nargs="?", metavar="PACKAGE", help="a package of the root packages (default: the root packages)")
+    graph.add_argument("--depth", type=_depth, metavar="N", default=None, help="name components kept (default: one level below PACKAGE)")
+    graph.add_argument("--format", choices=GRAPH_FORMATS, default="mermaid", help="mermaid (GitHub renders it), dot (graphviz) or json; default: mermaid")
+    graph.add_argument("--config", metavar="PATH", help="the configuration file (default: found as for check)")
+    graph.add_argument("--no-contracts", action="store_true", help="draw the graph without checking the contracts")
+    graph.add_argument("--no-cache", action="store_true", help="check the contracts without reading or writing the cache")
+
+
+def _depth(value: str) -> int:
+    if value.isdigit() and int(value) >= 1:
+        return int(value)
+    raise argparse.ArgumentTypeError("takes a number of name components, 1 or more")
+
+
+def _graph(arguments: argparse.Namespace) -> int:
+    from layering.commands.graph import draw_graph
+    from layering.domain.errors import ConfigError
+    from layering.engine.config import locate_settings
+    from layering.reporting import graph_formats
+
+    try:
+        run = draw_graph(
+            locate_settings(arguments.config), arguments.package, arguments.depth,
+            contracts=not arguments.no_contracts, use_cache=not arguments.no_cache,
+        )
+    except ConfigError as error:
+        if arguments.format == "json":
+            sys.stdout.write(graph_formats.render_json_error(error))
+        sys.stderr.write(_renderer("text").render_error(error))
+        return 2
+    text = graph_formats.render(arguments.format, run.graph, run.exit_code)
+    if run.report is not None:
+        sys.stderr.write(_renderer("text").warning_lines(run.report))
+        sys.stderr.write("".join(f"layering: error: {line}\n" for line in graph_formats.error_lines(run.report)))
+    sys.stderr.write("".join(f"layering: note: {note}\n" for note in graph_formats.notes(run.graph, arguments.format, text)))
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return run.exit_code
 
 
 def _colour() -> bool:

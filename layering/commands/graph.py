@@ -1,0 +1,145 @@
+"""`layering graph`: the import graph of a package at a depth, drawn from the graph the
+contracts see, with the imports of broken contracts marked on it.
+
+The graph is grimp's, built through the engine with the configuration's root packages, source
+roots and `exclude_type_checking_imports`; the contracts are decided by `check` (static ones
+only), and each import a broken contract reports marks the squashed edge that carries it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from layering.adapters.source_facts import SourceUnreadable
+from layering.commands.check import ProbeSelection, check_settings
+from layering.domain.errors import ConfigError, Problem, did_you_mean
+from layering.domain.loads import PARENT_PACKAGE
+from layering.domain.package_graph import PackageGraph, Pair, components, squash
+from layering.domain.patterns import is_within
+from layering.domain.results import Hop, RunReport, Verdict
+from layering.engine.config import Settings
+from layering.engine.evidence import Evidence
+
+
+@dataclass(frozen=True)
+class GraphRun:
+    """The graph drawn, and the contracts' report when they were checked."""
+
+    graph: PackageGraph
+    report: RunReport | None
+
+    @property
+    def exit_code(self) -> int:
+        return self.report.exit_code if self.report is not None else 0
+
+
+def draw_graph(settings: Settings, package: str | None, depth: int | None, contracts: bool = True, use_cache: bool = True) -> GraphRun:
+    """The graph of `package` (default: the root packages) at `depth` (default: one level
+    below it), marked with the broken static contracts unless `contracts` is False."""
+    if settings.problems:
+        raise ConfigError(list(settings.problems))
+    evidence = Evidence(settings, use_cache=use_cache)
+    evidence.include_external_packages = True  # shown only where configured or a broken import reaches one
+    drawn = _drawn_packages(settings, evidence, package)
+    depth = _depth(settings, drawn, depth)
+    try:
+        imports = Evidence.imports_of(evidence.graph)
+    except SourceUnreadable as unreadable:
+        raise ConfigError(
+            Problem(unreadable.path, unreadable.line, unreadable.reason, hint="fix the file to draw its graph")
+        ) from None
+    report = _check(settings, use_cache) if contracts else None
+    broken = _broken_imports(report, evidence) if report is not None else {}
+    internal = [m for m in imports if any(is_within(m, p) for p in drawn)]
+    if settings.include_external_packages:
+        external = {m for m in imports if not evidence.is_internal(m)}
+    else:
+        drawn_importers = set(internal)
+        external = {b for (a, b) in broken if a in drawn_importers and b in imports and not evidence.is_internal(b)}
+    nodes, edges, undrawn = squash(imports, internal, external, depth, broken)
+    broken_contracts = tuple(r.contract_id for r in report.results if r.verdict is Verdict.BROKEN) if report else ()
+    graph = PackageGraph(package, settings.root_packages, depth, nodes, edges, broken_contracts, undrawn)
+    return GraphRun(graph, report)
+
+
+def _drawn_packages(settings: Settings, evidence: Evidence, package: str | None) -> tuple[str, ...]:
+    """The packages whose modules are drawn: `package`, checked to be one of the root
+    packages' (with the closest name as a suggestion), else the root packages."""
+    roots = settings.root_packages
+    if package is None:
+        return roots
+    modules = evidence.modules
+    packages = {module.rpartition(".")[0] for module in modules} - {""} | set(roots)
+    where = settings.line_of("root_packages") or settings.line_of("root_package")
+    if not evidence.is_internal(package):
+        raise ConfigError(
+            Problem(
+                settings.path,
+                where,
+                f"'{package}' is not in the root packages ({', '.join(roots)}).{did_you_mean(package, packages)}",
+                hint="name a package of the root packages, or add its own to root_packages",
+            )
+        )
+    if package not in packages:
+        if package in modules:
+            message = f"'{package}' is a module, not a package: its graph is one node"
+            hint = f"name its package, '{package.rpartition('.')[0]}'"
+        else:
+            message = f"no package '{package}' in the root packages.{did_you_mean(package, packages)}"
+            hint = "name a package, e.g. " + ", ".join(sorted(p for p in packages if components(p) == components(roots[0]) + 1)[:3] or roots)
+        raise ConfigError(Problem(settings.path, 0, message, hint=hint))
+    return (package,)
+
+
+def _depth(settings: Settings, drawn: tuple[str, ...], depth: int | None) -> int:
+    """The depth asked, or one level below the drawn packages; it must draw one package as
+    more than one node, and squash none of several into a shorter name."""
+    if len(drawn) == 1:
+        least = components(drawn[0]) + 1
+        why = f"'{drawn[0]}' would be one node"
+    else:
+        least = max(components(p) for p in drawn)
+        why = f"the root package '{max(drawn, key=components)}' would be squashed into a shorter name"
+    if depth is None:
+        return max(least, min(components(p) for p in drawn) + 1)
+    if depth < least:
+        raise ConfigError(
+            Problem(settings.path, 0, f"--depth {depth} is too shallow: {why}", hint=f"give --depth {least} or more")
+        )
+    return depth
+
+
+def _check(settings: Settings, use_cache: bool) -> RunReport | None:
+    """The static contracts decided as `layering check --no-probe` decides them; None when the
+    configuration has none (probe contracts run code, which a drawing does not)."""
+    if all(spec.options.get("type") == "probe" for spec in settings.contracts):
+        return None
+    return check_settings(settings, (), ProbeSelection.STATIC, use_cache=use_cache)
+
+
+def _broken_imports(report: RunReport, evidence: Evidence) -> dict[Pair, set[str]]:
+    """Each module-to-module import a broken contract reports, with the contracts that report
+    it: the imports of each cut; for other findings their import, or every hop of their chain.
+    An external package stands as the graph has it, by its top-level name."""
+    broken: dict[Pair, set[str]] = {}
+
+    def mark(importer: str, imported: str, contract: str) -> None:
+        if not evidence.is_internal(imported):
+            imported = imported.partition(".")[0]
+        broken.setdefault((importer, imported), set()).add(contract)
+
+    for result in report.results:
+        if result.verdict is not Verdict.BROKEN:
+            continue
+        in_cut = {v for group in result.chain_groups for cut in group.cut for v in cut.statements}
+        for group in result.chain_groups:
+            for cut in group.cut:
+                mark(cut.importer, cut.imported, result.contract_id)
+        for violation in result.violations:
+            if violation in in_cut or not (violation.importer and violation.imported):
+                continue
+            hops = violation.chain or (Hop(violation.importer, violation.imported),)
+            for hop in hops:
+                if PARENT_PACKAGE not in hop.qualifiers:
+                    mark(hop.importer, hop.imported, result.contract_id)
+    return broken
