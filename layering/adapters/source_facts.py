@@ -12,7 +12,7 @@ import io
 import re
 import sys
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from layering.domain.facts import NameUse, Scope
@@ -193,15 +193,7 @@ class ImportStatements:
             return self._from_whole_file(line)
         end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.lines)
         text = "\n".join(self.lines[line - 1 : end]).lstrip()
-        try:
-            tree = ast.parse(text, filename=self.path)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return self._from_whole_file(line)
-        if not tree.body or not all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
-            return self._from_whole_file(line)
-        collector = _ImportCollector(line_offset=line - 1, scopes=self._scopes(index, starts), conditional=self._conditional(index, starts))
-        collector.visit(tree)
-        return collector.imports
+        return self._read_alone(text, line, lambda: _ImportCollector(line - 1, self._scopes(index, starts), self._conditional(index, starts)))
 
     def _module_level(self, line: int) -> list[RawImport]:
         """A statement at column 0 (where grimp found one) is at module level, in no block, so
@@ -214,15 +206,20 @@ class ImportStatements:
             if depth <= 0 and not code.rstrip().endswith("\\"):
                 break
         text = "\n".join(self.lines[line - 1 : end])
+        return self._read_alone(text, line, lambda: _ImportCollector(line - 1))
+
+    def _read_alone(self, text: str, line: int, collector: "Callable[[], _ImportCollector]") -> list[RawImport]:
+        """The statements of `text`, the logical line at `line` read alone; the whole file is
+        parsed instead when it does not read as import statements only."""
         try:
             tree = ast.parse(text, filename=self.path)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return self._from_whole_file(line)
         if not tree.body or not all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
             return self._from_whole_file(line)
-        collector = _ImportCollector(line_offset=line - 1)
-        collector.visit(tree)
-        return collector.imports
+        reader = collector()
+        reader.visit(tree)
+        return reader.imports
 
     def _from_whole_file(self, line: int) -> list[RawImport]:
         if self._whole is None:
