@@ -34,9 +34,8 @@ def remove_entries(path: str, table_path: tuple[str, ...], removals: Iterable[tu
     import tomlkit
 
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            document = tomlkit.parse(handle.read())
-    except (OSError, ValueError) as error:
+        document = tomlkit.parse(_read(path))
+    except ValueError as error:
         raise EditFailed(f"cannot read {path}: {error}") from None
     table = document
     for part in table_path:
@@ -183,11 +182,7 @@ def _read(path: str) -> str:
 def edit_lines(path: str, replacements: dict[int, str | None]) -> str:
     """The text of the file at `path` with line N replaced by `replacements[N]` (removed when
     None), line endings kept."""
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            lines = handle.read().splitlines(keepends=True)
-    except (OSError, ValueError) as error:
-        raise EditFailed(f"cannot read {path}: {error}") from None
+    lines = _read(path).splitlines(keepends=True)
     edited = []
     for number, line in enumerate(lines, start=1):
         if number not in replacements:

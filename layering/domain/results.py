@@ -84,10 +84,11 @@ class Violation:
     chain: tuple[Hop, ...] = ()
     column: int = 1
 
-    def render(self) -> str:
+    def render(self, with_code: bool = True) -> str:
         where = f"{self.path}:{self.line}: " if self.path and self.line else (f"{self.path}: " if self.path else "")
         quals = f" [{', '.join(self.qualifiers)}]" if self.qualifiers else ""
-        return f"{where}{self.code} {self.message}{quals}"
+        code = f"{self.code} " if with_code else ""
+        return f"{where}{code}{self.message}{quals}"
 
 
 @dataclass(frozen=True, order=True)

@@ -120,7 +120,7 @@ def _statement_lines(statements: tuple[Violation, ...], codes: bool) -> list[str
         first = run[0]
         code = f"{first.code} " if codes else ""
         if len(run) == 1:
-            lines.append(f"  {first.render() if codes else first.render().replace(f' {first.code} ', ' ', 1)}")
+            lines.append(f"  {first.render(with_code=codes)}")
             continue
         names = sorted({name for statement in run for name in statement.names})
         quals = f" [{', '.join(first.qualifiers)}]" if first.qualifiers else ""
