@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid, chain_group, import_expression, matching_edges, suggest_module
 from layering.domain.allowances import Allowance
-from layering.domain.chains import chains_and_cut
+from layering.domain.chains import chains_and_cut, importers_of
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern
 from layering.domain.results import Violation, shown_names
@@ -258,10 +258,11 @@ class ImportLinterContract(Contract):
         found broken, the minimum cut between the two and its chains, found by layering (the
         same every run); import-linter decides only which pairs are broken."""
         imports = evidence.imports_of(graph)
+        importers = importers_of(imports)
         violations = []
         for importer, imported, left_out in pairs:
             left_out_members = {m for x in left_out for m in members(graph, x)}
-            found = chains_and_cut(imports, members(graph, importer), members(graph, imported), left_out_members, evidence.listed_chains)
+            found = chains_and_cut(imports, members(graph, importer), members(graph, imported), left_out_members, evidence.listed_chains, importers)
             if not found.cut:  # import-linter saw a route that layering cannot trace: show its report
                 return self.findings(evidence, graph, check)
             group = chain_group(evidence, found, importer, imported, lambda _: self.violation_code)

@@ -13,7 +13,7 @@ from layering.contracts._names import (
     stale_target_notes,
 )
 from layering.domain.allowances import Allowance, record_use
-from layering.domain.chains import chains_and_cut
+from layering.domain.chains import chains_and_cut, importers_of
 from layering.domain.errors import Problem
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
@@ -273,11 +273,12 @@ class ForbiddenContract(Contract):
                 if matching_edges(graph, allowance.importer, allowance.module):
                     self.off_chain.add(allowance)
         imports = evidence.imports_of(graph)
+        importers = importers_of(imports)
         violations = []
         for group_sources, targets in self._pairings(sources, forbidden):
             source_members = _members_of_all(graph, group_sources, as_packages)
             target_members = _members_of_all(graph, targets, as_packages)
-            found = chains_and_cut(imports, source_members, target_members, listed=evidence.listed_chains)
+            found = chains_and_cut(imports, source_members, target_members, listed=evidence.listed_chains, importers=importers)
             if not found.cut:
                 continue
             group = chain_group(

@@ -22,6 +22,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 Imports = Mapping[str, AbstractSet[str]]
+Importers = Mapping[str, AbstractSet[str]]
 Edge = tuple[str, str]
 Chain = tuple[str, ...]
 
@@ -52,17 +53,19 @@ def chains_and_cut(
     targets: AbstractSet[str],
     excluded: AbstractSet[str] = frozenset(),
     listed: int = 0,
+    importers: Importers | None = None,
 ) -> ChainsAndCut:
     """The canonical chains from `sources` to `targets` (counted, `listed` of them built) and
-    the minimum cut between them."""
+    the minimum cut between them. A caller asking for many pairs of one graph passes its
+    `importers_of(imports)`, built once, so no pair pays for a pass over the whole graph."""
     sources = frozenset(sources) - excluded
     targets = frozenset(targets) - sources - excluded
-    distance = _distances_to(imports, sources, targets, excluded)
+    distance = _distances_to(importers if importers is not None else importers_of(imports), sources, targets, excluded)
     routes = _Routes(imports, sources, excluded, distance)
-    cut = minimum_cut(imports, sources, targets, excluded, distance)
+    useful = _useful_edges(imports, sources, targets, excluded, distance)
+    cut = _cut_nearest_targets(useful, sources, targets)
     if not cut:
         return ChainsAndCut(len(routes.starts), (), {}, {}, (), 0)
-    useful = _useful_edges(imports, sources, targets, excluded, distance)
     example = {edge: _shortest_chain_through(useful, sources, targets, edge) for edge in cut}
     chains = routes.shortest(listed)
     shown = len(set(chains) | {chain for chain in example.values() if routes.is_canonical(chain)})
@@ -141,7 +144,8 @@ class _Routes:
         return crossing
 
 
-def _importers_of(imports: Imports) -> dict[str, set[str]]:
+def importers_of(imports: Imports) -> Importers:
+    """The reverse of `imports`: for each module, the modules that import it."""
     importers: dict[str, set[str]] = {}
     for importer, imported in imports.items():
         for module in imported:
@@ -149,10 +153,9 @@ def _importers_of(imports: Imports) -> dict[str, set[str]]:
     return importers
 
 
-def _distances_to(imports: Imports, sources: AbstractSet[str], targets: AbstractSet[str], excluded: AbstractSet[str]) -> dict[str, int]:
+def _distances_to(importers: Importers, sources: AbstractSet[str], targets: AbstractSet[str], excluded: AbstractSet[str]) -> dict[str, int]:
     """How many imports each module is from the nearest target, through neither sources nor
     excluded modules (sources are ends, never middles)."""
-    importers = _importers_of(imports)
     distance = dict.fromkeys(targets, 0)
     frontier = sorted(targets)
     while frontier:
@@ -167,23 +170,13 @@ def _distances_to(imports: Imports, sources: AbstractSet[str], targets: Abstract
     return distance
 
 
-def minimum_cut(
-    imports: Imports,
-    sources: AbstractSet[str],
-    targets: AbstractSet[str],
-    excluded: AbstractSet[str] = frozenset(),
-    distance: dict[str, int] | None = None,
-) -> list[Edge]:
+def _cut_nearest_targets(useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str]) -> list[Edge]:
     """The fewest imports whose removal leaves no chain from `sources` to `targets`, sorted.
 
-    Max-flow with unit capacity per importing module pair (augmenting paths, shortest first);
-    of the minimum cuts, the one nearest the targets: the imports into the set of modules from
-    which a target can still be reached in the residual graph.
+    Max-flow with unit capacity per importing module pair over the imports that lie on some
+    chain; of the minimum cuts, the one nearest the targets: the imports into the set of
+    modules from which a target can still be reached in the residual graph.
     """
-    targets = frozenset(targets) - sources - excluded
-    if distance is None:
-        distance = _distances_to(imports, sources, targets, excluded)
-    useful = _useful_edges(imports, sources, targets, excluded, distance)
     if not useful:
         return []
     saturated, flowing_into = _maximum_flow(useful, sources, targets)
