@@ -262,7 +262,7 @@ class ImportLinterContract(Contract):
         violations = []
         for importer, imported, left_out in pairs:
             left_out_members = {m for x in left_out for m in members(graph, x)}
-            found = chains_and_cut(imports, members(graph, importer), members(graph, imported), left_out_members, evidence.listed_chains, importers)
+            found = chains_and_cut(imports, members(graph, importer), members(graph, imported), left_out_members, evidence.listed_chains, importers=importers)
             if not found.cut:  # import-linter saw a route that layering cannot trace: show its report
                 return self.findings(evidence, graph, check)
             group = chain_group(evidence, found, importer, imported, lambda _: self.violation_code)
