@@ -20,11 +20,14 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from layering.adapters.package_files import PackageFiles, follow_directory, regular_parent
 from layering.adapters.source_facts import SourceUnreadable, parse_imports
+
+if TYPE_CHECKING:
+    from layering.adapters.grimp_scan import ModuleReading
 
 _warned: set[str] = set()
 
@@ -50,14 +53,16 @@ def build_graph(
     cache_dir: str | None,
     include_external_packages: bool = False,
     files: "PackageFiles | None" = None,
-    digests: dict[str, str] | None = None,
+    digests: "dict[str, str] | Callable[[], dict[str, str]] | None" = None,
     starts: "set[str] | None" = None,
     also: "set[str] | frozenset[str]" = frozenset(),
+    readings: "dict[str, ModuleReading] | None" = None,
 ) -> Any:
     """grimp's ImportGraph of the root packages, with external packages squashed in if asked.
 
     With `files` (layering's walk), grimp scans those modules (all, or with `starts` only what
-    they reach, plus `also`), its cache keyed by `digests`; where grimp's internals are not as
+    they reach, plus `also`), its cache keyed by `digests`, and fills `readings` with what it
+    read of each module (left empty the public way); where grimp's internals are not as
     expected, or without `files`, it builds the graph its public way, with the source roots
     first on `sys.path` so that a checkout is read from source even when another copy of the
     package is installed.
@@ -76,7 +81,7 @@ def build_graph(
 
             try:
                 with _located_errors(cache_dir), _cache_warnings(cache):
-                    return scan_graph(files, exclude_type_checking_imports, include_external_packages, cache, digests, starts, also)
+                    return scan_graph(files, exclude_type_checking_imports, include_external_packages, cache, digests, starts, also, readings)
             except GrimpInternalsChanged:
                 pass
         return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, cache, cache_dir)
@@ -98,6 +103,20 @@ def build_graph(
         except Exception:  # noqa: BLE001
             pass
     return build(None)
+
+
+def readings_of_modules(files: PackageFiles, modules: set[str], exclude_type_checking_imports: bool, include_external_packages: bool) -> "dict[str, ModuleReading] | None":
+    """What grimp reads of each of `modules`, scanned alone; None where that cannot be told
+    here (grimp's internals changed, or a file cannot be read: deciding the contracts again
+    reports it)."""
+    from layering.adapters.grimp_scan import GrimpInternalsChanged, read_modules
+
+    os.environ.setdefault("RUST_MIN_STACK", str(RUST_STACK_BYTES))
+    try:
+        with _located_errors(None):
+            return read_modules(files, modules, exclude_type_checking_imports, include_external_packages)
+    except (GrimpInternalsChanged, SourceUnreadable, UnicodeError):
+        return None
 
 
 def imports_of_module(files: PackageFiles, module: str, exclude_type_checking_imports: bool) -> list[tuple[str, int]] | None:

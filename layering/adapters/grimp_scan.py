@@ -10,7 +10,10 @@ used here directly, through grimp's application layer:
 * the cache is keyed by content: each module's "modification time", as grimp's cache sees it,
   is a number drawn from its content digest, so an unchanged file is a hit whatever its time;
 * with `starts`, only the modules reachable from them are scanned, level by level (every module
-  is in the graph all the same, so names and descendants resolve as usual).
+  is in the graph all the same, so names and descendants resolve as usual);
+* each module whose imports the graph holds gets an *import signature*, a digest of what grimp
+  read from it (the modules it imports, with each statement's text, no line numbers): the result
+  cache keys verdicts by it, from the reading the graph needs anyway.
 
 Those are grimp's internals, not its public API: where they are not as expected (another grimp
 version), `GrimpInternalsChanged` is raised and the caller builds the graph the public way.
@@ -19,9 +22,10 @@ version), `GrimpInternalsChanged` is raised and the caller builds the graph the 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 from layering.adapters.package_files import PackageFiles
 
@@ -40,18 +44,22 @@ def scan_graph(
     exclude_type_checking_imports: bool,
     include_external_packages: bool,
     cache_dir: str | None,
-    digests: dict[str, str] | None = None,
+    digests: "dict[str, str] | Callable[[], dict[str, str]] | None" = None,
     starts: Iterable[str] | None = None,
     also: Iterable[str] = (),
+    readings: "dict[str, ModuleReading] | None" = None,
 ) -> Any:
     """The graph of `files`: every module scanned, or with `starts` only those reachable from
     them, plus `also` (scanned, not followed). `digests` (module -> content digest) key the
-    cache; without them grimp's cache is not used."""
+    cache; without them grimp's cache is not used; given as a function (the digests of a run
+    with nothing cached, still being computed), the cache is written, not read. `readings`,
+    when given, is filled with what grimp read of every module whose imports the graph holds."""
     internals = _internals()
-    times = {m: content_time(d) for m, d in (digests or {}).items()}
+    deferred = digests if callable(digests) else None
+    times = {m: content_time(d) for m, d in digests.items()} if isinstance(digests, dict) else {}
     found = _found_packages(files, times, internals)
     by_module = {mf.module.name: mf for package in found for mf in package.module_files}
-    cache = _cache(internals, found, exclude_type_checking_imports, include_external_packages, cache_dir) if digests else None
+    cache = _cache(internals, found, exclude_type_checking_imports, include_external_packages, cache_dir) if times else None
     options = dict(
         found_packages=found,
         include_external_packages=include_external_packages,
@@ -64,11 +72,53 @@ def scan_graph(
         imports = _scan_reachable(internals, cache, by_module, set(starts), set(also), options, scanned)
     if cache is not None and scanned:
         _write_cache(internals, cache, imports, by_module.values())
+    elif deferred is not None and cache_dir is not None:
+        _write_new_cache(internals, files, deferred(), imports, exclude_type_checking_imports, include_external_packages, cache_dir)
+    if readings is not None:
+        readings.update((mf.module.name, ModuleReading.of(found_imports)) for mf, found_imports in imports.items())
     graph = internals.assemble(found, {mf.module: found_imports for mf, found_imports in imports.items()})
     present = set(graph.modules)
     for module in sorted(by_module.keys() - present):
         graph.add_module(module)
     return graph
+
+
+def _write_new_cache(internals: Any, files: PackageFiles, digests: dict[str, str], imports: dict, exclude_type_checking_imports: bool, include_external_packages: bool, cache_dir: str) -> None:
+    """Write grimp's cache of what a run with nothing cached scanned, keyed by the digests
+    that were computed meanwhile."""
+    found = _found_packages(files, {m: content_time(d) for m, d in digests.items()}, internals)
+    cache = _cache(internals, found, exclude_type_checking_imports, include_external_packages, cache_dir)
+    by_module = {mf.module.name: mf for package in found for mf in package.module_files}
+    _write_cache(internals, cache, {by_module[mf.module.name]: found_imports for mf, found_imports in imports.items()}, by_module.values())
+
+
+class ModuleReading(NamedTuple):
+    """What grimp read of one module: the modules it imports, once per statement, and its
+    import signature, a digest of each imported module with the text of its statement's first
+    line, line numbers left out (a body edit above an import moves it without changing the
+    graph)."""
+
+    signature: str
+    imported: tuple[str, ...]
+
+    @classmethod
+    def of(cls, direct_imports: Iterable[Any]) -> "ModuleReading":
+        statements = sorted(f"{i.imported.name}\t{i.line_contents}\t{getattr(i, 'is_lazy', False)}" for i in direct_imports)
+        signature = hashlib.blake2b("\n".join(statements).encode(), digest_size=12).hexdigest()
+        return cls(signature, tuple(s.partition("\t")[0] for s in statements))
+
+
+def read_modules(files: PackageFiles, modules: Iterable[str], exclude_type_checking_imports: bool, include_external_packages: bool) -> dict[str, ModuleReading]:
+    """What grimp reads of each of `modules` (those with a file), scanned alone: for the few
+    files an edit changed, without building the graph."""
+    internals = _internals()
+    found = _found_packages(files, {}, internals)
+    wanted = set(modules)
+    module_files = [mf for package in found for mf in package.module_files if mf.module.name in wanted]
+    if not module_files:
+        return {}
+    options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
+    return {mf.module.name: ModuleReading.of(found_imports) for mf, found_imports in internals.scan(module_files, **options).items()}
 
 
 def scan_module(files: PackageFiles, module: str, exclude_type_checking_imports: bool) -> list[tuple[str, int]]:

@@ -13,7 +13,7 @@ from layering.contracts import CONTRACT_TYPES, contract_class, plugin_contract_c
 from layering.contracts._common import ContractInvalid
 from layering.domain.allowances import Allowance
 from layering.domain.errors import ConfigError, Problem, did_you_mean
-from layering.domain.results import ContractResult, RunReport, Verdict, Violation
+from layering.domain.results import ContractResult, RunReport, Violation
 from layering.engine.config import Settings
 from layering.engine.evidence import Evidence
 
@@ -239,7 +239,9 @@ def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Se
     if unusable:
         evidence.use_cache = False
         return [_decide(c, evidence) for c in contracts], [unusable] + [w for c in contracts for w in c.warnings(evidence)]
-    cached, warnings = _decide_from_cache(graph_contracts, evidence, settings, chains)
+    from layering.commands.cached_check import decide_with_cache
+
+    cached, warnings = decide_with_cache(graph_contracts, evidence, settings, chains, _decide)
     results = []
     for contract in contracts:
         if contract.needs_graph:
@@ -248,74 +250,6 @@ def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Se
             results.append(_decide(contract, evidence))
             warnings.extend(contract.warnings(evidence))
     return results, warnings
-
-
-def _decide_from_cache(contracts: list["Contract"], evidence: Evidence, settings: Settings, chains: int) -> tuple[list[ContractResult], list[str]]:
-    from layering import __version__
-    from layering.adapters import result_cache
-    from layering.domain.serialization import result_from_data, result_to_data
-    from layering.engine.relocation import relocate
-
-    settings_key = result_cache.digest_of(
-        [
-            __version__,
-            result_cache.library_fingerprint("grimp"),
-            result_cache.library_fingerprint("importlinter"),
-            settings.root_packages,
-            settings.source_roots,
-            settings.exclude_type_checking_imports,
-            settings.include_external_packages,
-        ]
-    )
-    cache = result_cache.ResultCache(settings.cache_dir, settings_key)
-    files = evidence.package_files
-    states = cache.file_states(files.files, settings.exclude_type_checking_imports)
-    evidence.digests = {module: state.digest for module, state in states.items()}
-    imports = result_cache.digest_of([sorted((m, s.signature) for m, s in states.items()), sorted(files.namespace_packages)])
-    # The configuration's text too, not only its options: results hold lines of it (a contract's
-    # table, a stale entry), which any edit above them moves.
-    key = result_cache.digest_of([settings_key, result_cache.file_digest(settings.path), [c.spec.options for c in contracts], chains, imports])
-    by_display = {settings.display_path(s.path): s.digest for s in states.values()}
-    cached = cache.load(key)
-    if cached is not None:
-        try:
-            results = [result_from_data(r) for r in cached["results"]]
-            changed = {path for path, digest in cached["shown"].items() if by_display.get(path) != digest}
-            reused = relocate(results, changed, evidence)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            reused = None
-            cache.damaged(key)
-        if reused is not None:
-            warnings = list(cached.get("warnings", []))
-            if changed:
-                shown = {path: by_display[path] for path in _shown_paths(reused) if path in by_display}
-                cache.store(key, [result_to_data(r) for r in reused], warnings, shown)
-            cache.store_manifest(states)
-            return reused, cache.warnings + warnings
-    if cache.changed_in_place(states):
-        evidence.discard_graph_cache()
-    results = [_decide(c, evidence) for c in contracts]
-    warnings = [w for c in contracts for w in c.warnings(evidence)]
-    if not any(r.verdict is Verdict.ERROR for r in results):
-        shown = {path: by_display[path] for path in _shown_paths(results) if path in by_display}
-        cache.store(key, [result_to_data(r) for r in results], warnings, shown)
-    cache.store_manifest(states)
-    return results, cache.warnings + warnings
-
-
-def _shown_paths(results: list[ContractResult]) -> set[str]:
-    """Every source path a report of `results` shows a line of."""
-    paths = set()
-    for result in results:
-        for violation in result.violations:
-            paths.add(violation.path)
-            paths.update(hop.path for hop in violation.chain)
-        for group in result.chain_groups:
-            for cut in group.cut:
-                paths.update(v.path for v in cut.statements)
-                paths.update(hop.path for hop in cut.example)
-            paths.update(hop.path for chain in group.listed for hop in chain)
-    return paths
 
 
 def _decide(contract: "Contract", evidence: Evidence) -> ContractResult:

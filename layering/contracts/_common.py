@@ -16,6 +16,7 @@ from layering.domain.patterns import ModulePattern, is_dotted_name
 from layering.domain.results import ChainGroup, ContractResult, CutImport, ItemResult, StaleEntry, Verdict, Violation, shown_names
 
 if TYPE_CHECKING:
+    from layering.engine.reach import ChainPair
     from layering.domain.chains import ChainsAndCut, Edge
     from layering.domain.facts import ImportFact
     from layering.engine.config import ContractSpec, Settings
@@ -226,6 +227,29 @@ class Contract:
 
     def needs_external_packages(self, evidence: "Evidence") -> bool:
         """Whether the graph must hold external packages (squashed) for this contract."""
+        return False
+
+    def chain_pairs(self, evidence: "Evidence", graph: Any) -> "list[ChainPair] | None":
+        """The chains that decide a graph contract, so that its cached verdict outlives an edit
+        of imports that cannot reach them (`engine.reach`); None when it cannot say: any such
+        edit then decides it again."""
+        return None
+
+    def importer_patterns(self) -> "tuple[ModulePattern, ...] | None":
+        """The importers the contract's ignored imports and allowances name: an edit of one's
+        imports may start or stop a match, so it decides the contract again. None when an
+        entry names any importer."""
+        patterns = []
+        for allowance in self.allowances:
+            if allowance.importer is None:
+                return None
+            patterns.append(allowance.importer)
+        return tuple(patterns)
+
+    @property
+    def reads_names(self) -> bool:
+        """Whether the verdict depends on imported names, which the graph does not hold (the
+        files read for them are then keyed by their content)."""
         return False
 
     @property

@@ -11,7 +11,7 @@ import io
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid, chain_group, import_expression, matching_edges, suggest_module
+from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid, OptionError, chain_group, import_expression, matching_edges, suggest_module
 from layering.domain.allowances import Allowance
 from layering.domain.chains import chains_and_cut, importers_of
 from layering.domain.errors import Problem, did_you_mean
@@ -133,6 +133,17 @@ class ImportLinterContract(Contract):
             return [str(item) for item in value]
         self.problem(key, f"contract '{self.name}', option '{key}': expected a string or a list of strings, got a table")
         return None
+
+    def importer_patterns(self) -> "tuple[ModulePattern, ...] | None":
+        """The importers of `ignore_imports` (import-linter's own types have no `allow`)."""
+        raw = self.spec.options.get("ignore_imports") or []
+        patterns = []
+        for text in [raw] if isinstance(raw, str) else raw:
+            try:
+                patterns.append(import_expression(text)[0])
+            except OptionError:
+                return None
+        return tuple(patterns)
 
     def before_check(self, graph: Any, evidence: "Evidence") -> None:
         """Prepare the graph the delegate is about to check (types override)."""

@@ -18,6 +18,7 @@ from layering.domain.errors import Problem
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Violation
+from layering.engine.reach import ChainPair
 
 if TYPE_CHECKING:
     from layering.domain.name_targets import NameTarget
@@ -153,6 +154,20 @@ class ForbiddenContract(Contract):
         also = {m for importer, _ in self.ignored for m in evidence.expand(importer)}
         also.update(m for allowance in self.allowances if allowance.importer is not None for m in evidence.expand(allowance.importer))
         return starts, also
+
+    def chain_pairs(self, evidence: "Evidence", graph: Any) -> "list[ChainPair] | None":
+        """One pair per group of sources checked against the same forbidden modules."""
+        return [ChainPair(tuple(sources), tuple(targets), self.values["as_packages"]) for sources, targets in self._pairings(self._sources(evidence), self._forbidden(evidence))]
+
+    def importer_patterns(self) -> "tuple[ModulePattern, ...] | None":
+        named = super().importer_patterns()
+        return None if named is None else tuple(a for a, _ in self.ignored) + named
+
+    @property
+    def reads_names(self) -> bool:
+        """Forbidden names are read from the source, and so are the statements an allowance may
+        excuse (a name of a module, or a module's name that is no module)."""
+        return bool(self.name_targets or self.allowances)
 
     def needs_external_packages(self, evidence: "Evidence") -> bool:
         return any(not evidence.is_internal(p.text) for p in self.values["forbidden_modules"])

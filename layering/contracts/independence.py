@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from layering.contracts._importlinter import ImportLinterContract, entries, is_internal_expression
 from layering.domain.results import Violation
+from layering.engine.reach import ChainPair
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -40,6 +41,15 @@ class IndependenceContract(ImportLinterContract):
                 "modules", f"contract '{self.name}': 'modules' names one module ({min(matched)}): a contract that cannot fail",
                 hint="list at least two modules that must not import each other",
             )
+    def chain_pairs(self, evidence: "Evidence", graph: Any) -> "list[ChainPair] | None":
+        """Each module against each other one, the rest left out (as grimp searches)."""
+        if self.delegate is None:
+            return None
+        from importlinter.domain.helpers import module_expressions_to_modules
+
+        modules = sorted({m.name for m in module_expressions_to_modules(graph, self.delegate.modules)})
+        return [ChainPair((m,), (o,), excluded=tuple(x for x in modules if x not in (m, o))) for m in modules for o in modules if o != m]
+
     def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
         """Per pair import-linter found broken, the cut between the two, the other modules of
         the contract left out (as grimp searches)."""

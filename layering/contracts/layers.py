@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from layering.contracts._importlinter import ImportLinterContract, entries
 from layering.domain.results import Violation
+from layering.engine.reach import ChainPair
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -69,6 +70,37 @@ class LayersContract(ImportLinterContract):
                     self.require_entry_matches(evidence, "layers", index, module)
                 for container in containers:
                     self.require_entry_matches(evidence, "layers", index, f"{container}.{module}", f" (layer '{module}' in container '{container}')")
+
+    def chain_pairs(self, evidence: "Evidence", graph: Any) -> "list[ChainPair] | None":
+        """In each container, each layer module against each layer module above it (and each
+        sibling in an independent layer); the chains of a pair pass through no other layer (as
+        grimp searches them)."""
+        if self.delegate is None:
+            return None
+        pairs = []
+        for names in self._layer_names(graph):
+            every = [m for layer in names for m, _ in layer]
+            for position, layer in enumerate(names):
+                above = [m for higher in names[:position] for m, _ in higher]
+                for module, independent in layer:
+                    siblings = [m for m, _ in layer if m != module] if independent else []
+                    for target in above + siblings:
+                        others = tuple(m for m in every if m not in (module, target))
+                        pairs.append(ChainPair((module,), (target,), excluded=others))
+        return pairs
+
+    def _layer_names(self, graph: Any) -> list[list[list[tuple[str, bool]]]]:
+        """Per container (one list without containers), each layer's modules in the graph,
+        highest layer first, each with whether its layer is independent."""
+        from importlinter.domain.helpers import module_expressions_to_modules
+
+        prefixes = [""]
+        if self.delegate.containers:
+            prefixes = sorted(m.name + "." for m in module_expressions_to_modules(graph, self.delegate.containers))
+        return [
+            [[(prefix + t.name, getattr(layer, "is_independent", True)) for t in sorted(layer.module_tails, key=lambda t: t.name) if prefix + t.name in graph.modules] for layer in self.delegate.layers]
+            for prefix in prefixes
+        ]
 
     def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
         """Per pair of layers import-linter found broken (lower imports higher), the cut between

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from layering.adapters.executed_imports import executed_imports
 from layering.adapters.package_files import (
@@ -36,6 +36,9 @@ from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Hop
 from layering.engine.config import Settings
 
+if TYPE_CHECKING:
+    from layering.adapters.grimp_scan import ModuleReading
+
 
 class Evidence:
     """What the source says, read lazily and at most once per run."""
@@ -52,8 +55,11 @@ class Evidence:
         self.graph_reach: tuple[set[str], set[str]] | None = None
         """(starts, also) when every graph contract of the run is about what some modules reach:
         only those modules (and `also`, scanned alone) are scanned."""
-        self.digests: dict[str, str] | None = None
-        """Each module's content digest, when the run keeps a cache: grimp's cache is keyed by it."""
+        self.digests: dict[str, str] | Callable[[], dict[str, str]] | None = None
+        """Each module's content digest, when the run keeps a cache: grimp's cache is keyed by it
+        (a function that gives them once computed, when nothing is cached yet)."""
+        self.readings: dict[str, ModuleReading] = {}
+        """What grimp read of each module the graph was built from (once it is built)."""
         """How many chains a report lists beyond one example per import of a cut: each listed
         chain costs the reading of its files, so the run decides it, not the renderer."""
         self._statements: dict[str, ImportStatements] = {}
@@ -369,7 +375,14 @@ class Evidence:
             digests=self.digests,
             starts=starts,
             also=also,
+            readings=self.readings,
         )
+
+    def modules_read(self) -> set[str]:
+        """The modules whose source this run read for import statements or names."""
+        by_path = {path: module for module, path in self.package_files.files.items()}
+        read = set(self._facts) | set(self._executed) | set(self._name_uses)
+        return read | {by_path[p] for p in self._statements if p in by_path}
 
     @property
     def graph_cache_dir(self) -> str | None:

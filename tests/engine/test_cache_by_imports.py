@@ -80,13 +80,36 @@ def test_a_fresh_checkout_of_the_same_tree_reuses_the_verdicts(project, tmp_path
     assert "[chain] KEPT" in project.check().stdout
 
 
-def test_an_added_import_decides_again(project):
+def test_an_added_import_off_the_chains_keeps_the_verdict_and_decides_the_rest(project):
     project.write({**PACKAGE, "contracts.toml": CONTRACTS})
     project.check()
     tamper(project)
-    (project.root / "src/app/d.py").write_text("from app import c\nfrom app import a\n")
+    (project.root / "src/app/d.py").write_text("from app import c\nfrom app import a\n")  # app.a does not reach app.d
+    result = project.check()
+    assert "[chain] KEPT" in result.stdout  # the (tampered) verdict was reused
+    layers = result.stdout.split("[layers]")[1].split("\n\n")[0]
+    assert "src/app/d.py:2: app.d -> app.a" in layers  # the new chain of the layers contract
+    assert layers == project.check("--no-cache").stdout.split("[layers]")[1].split("\n\n")[0]
+
+
+def test_an_added_import_on_a_chain_decides_again(project):
+    project.write({**PACKAGE, "contracts.toml": CONTRACTS})
+    project.check()
+    tamper(project)
+    (project.root / "src/app/b.py").write_text("import os\nfrom app import d\n")  # app.a reaches app.b
     result = project.check()
     assert "[chain] BROKEN" in result.stdout
+    assert "src/app/b.py:2: app.b -> app.d" in result.stdout
+    assert result.stdout == project.check("--no-cache").stdout
+
+
+def test_an_import_that_an_ignored_import_names_decides_again(project):
+    ignoring = CONTRACTS.replace('layers = ["app.c", "app.d"]', 'layers = ["app.c", "app.d"]\nignore_imports = ["app.b -> app.a"]')
+    project.write({**PACKAGE, "contracts.toml": ignoring})
+    assert "LY030 ignored import 'app.b -> app.a'" in project.check().stdout  # it matches nothing
+    (project.root / "src/app/b.py").write_text("import os\nfrom app import a\n")  # now it does
+    result = project.check()
+    assert "LY030" not in result.stdout
     assert result.stdout == project.check("--no-cache").stdout
 
 

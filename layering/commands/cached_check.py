@@ -1,0 +1,273 @@
+"""Deciding graph contracts with the result cache: reuse what an edit cannot have changed.
+
+Three cases, cheapest first:
+
+* no module the verdicts depend on has other imports than when they were decided (a body edit,
+  a fresh checkout of the same tree): every verdict is reused, the lines a report shows in an
+  edited file read again;
+* some have (an import added or removed): the graph is built, and each contract whose chains
+  no changed module can reach keeps its verdict (`engine.reach`); the others are decided again;
+* the module set changed, or nothing is cached: every contract is decided.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from layering.adapters import result_cache
+from layering.adapters.source_facts import SourceUnreadable
+from layering.domain.results import ContractResult, Verdict
+from layering.domain.serialization import result_from_data, result_to_data
+from layering.engine.config import Settings
+from layering.engine.evidence import Evidence
+from layering.engine.reach import ModuleIndex, StoredImports, summarize, unaffected, widened
+from layering.engine.relocation import relocate
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from layering.adapters.grimp_scan import ModuleReading
+    from layering.contracts._common import Contract
+
+CONTENT = "c:"
+"""A dependence on a file's whole content (its names are read), not only on its imports."""
+
+
+def decide_with_cache(
+    contracts: list["Contract"],
+    evidence: Evidence,
+    settings: Settings,
+    chains: int,
+    decide: "Callable[[Contract, Evidence], ContractResult]",
+) -> tuple[list[ContractResult], list[str]]:
+    """The results of the graph `contracts` and their warnings, reusing cached ones where the
+    package's imports allow it; `decide` decides one contract afresh."""
+    from layering import __version__
+
+    settings_key = result_cache.digest_of(
+        [
+            __version__,
+            result_cache.library_fingerprint("grimp"),
+            result_cache.library_fingerprint("importlinter"),
+            settings.root_packages,
+            settings.source_roots,
+            settings.exclude_type_checking_imports,
+            settings.include_external_packages,
+        ]
+    )
+    cache = result_cache.ResultCache(settings.cache_dir, settings_key)  # type: ignore[arg-type]
+    files = evidence.package_files
+    # The configuration's text too, not only its options: results hold lines of it (a contract's
+    # table, a stale entry), which any edit above them moves.
+    key = result_cache.digest_of([settings_key, result_cache.file_digest(settings.path), [c.spec.options for c in contracts], chains])
+    modules = result_cache.digest_of([sorted(files.files), sorted(files.namespace_packages)])
+    if not cache.knows_files():
+        # Nothing to reuse: decide while the files are hashed, for the cache to keep.
+        digests = result_cache.BackgroundDigests(files.files)
+        evidence.digests = digests
+        run = _CachedRun(contracts, evidence, settings, cache, {}, decide)
+        results = run.decide_all()
+        run.states = cache.file_states(files.files, digests())
+    else:
+        states = cache.file_states(files.files)
+        evidence.digests = {module: state.digest for module, state in states.items()}
+        run = _CachedRun(contracts, evidence, settings, cache, states, decide)
+        entry = cache.load(key)
+        if cache.modules_changed(modules):
+            evidence.discard_graph_cache()
+        results = run.reuse(entry, modules, key) if entry is not None else None
+        if results is None:
+            if cache.changed_in_place(states):
+                evidence.discard_graph_cache()
+            results = run.decide_all()
+    if run.stored_anew:
+        run.store(key, modules, results)
+    cache.store_manifest(run.states, {**{m: r.signature for m, r in run.learned.items()}, **{m: r.signature for m, r in evidence.readings.items()}}, modules)
+    return results, cache.warnings + [w for ws in run.warnings for w in ws]
+
+
+class _CachedRun:
+    def __init__(self, contracts, evidence: Evidence, settings: Settings, cache: result_cache.ResultCache, states, decide) -> None:
+        self.contracts = contracts
+        self.evidence = evidence
+        self.settings = settings
+        self.cache = cache
+        self.states: dict[str, result_cache.FileState] = states
+        self.decide = decide
+        self.learned: dict[str, ModuleReading] = {}
+        """What grimp reads of the files this run scanned alone (those an edit changed)."""
+        self.warnings: list[list[str]] = [[] for _ in contracts]
+        self.reach: list[dict[str, Any] | None] = [None] * len(contracts)
+        self.depends: dict[str, str] = {}
+        """What the verdicts depend on beyond the graph built this run (all of it, when no
+        graph was built; the whole-content dependences on unchanged files otherwise)."""
+        self.stored_graph: dict[str, Any] | None = None
+        """The graph's imports as the cache keeps them, when this run built no graph."""
+        self.stored_anew = True
+        """Whether the entry must be written: false only when every verdict was reused as it was."""
+        self._by_display: dict[str, str] | None = None
+
+    def reuse(self, entry: dict[str, Any], modules: str, key: str) -> list[ContractResult] | None:
+        """The results from `entry`, every one reused or some decided again; None when the entry
+        cannot serve (another module set, a change that cannot be told)."""
+        if entry["modules"] != modules or not len(entry["results"]) == len(entry["warnings"]) == len(entry["reach"]) == len(self.contracts):
+            return None
+        changed = self._changed(entry["depends"])
+        if changed is None:
+            return None
+        try:
+            cached = [result_from_data(r) for r in entry["results"]]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            self.cache.damaged(key)
+            return None
+        edited = {path for path, digest in entry["shown"].items() if self._digest_at(path) != digest}
+        if not changed:
+            reused = relocate(cached, edited, self.evidence)
+            if reused is None:
+                return None
+            self.warnings = [list(w) for w in entry["warnings"]]
+            self.reach = list(entry["reach"])
+            self.depends = dict(entry["depends"])
+            self.stored_graph = entry.get("graph")
+            self.stored_anew = bool(edited)
+            return reused
+        return self._reuse_unaffected(entry, cached, changed, edited)
+
+    def _reuse_unaffected(self, entry: dict[str, Any], cached: list[ContractResult], changed: set[str], edited: set[str]) -> list[ContractResult] | None:
+        """Keep each verdict no changed module can reach (found on the cached imports with the
+        changed modules' new ones), decide the others on the graph."""
+        stored = StoredImports.from_data(entry.get("graph"), self.evidence.is_internal)
+        if stored is None:
+            return None
+        imports = stored.replaced({m: self.learned[m].imported for m in changed})
+        index = ModuleIndex(self.evidence.modules)
+        read_whole = {m for m in changed if entry["depends"][m].startswith(CONTENT)}
+        results: list[ContractResult | None] = [None] * len(self.contracts)
+        for position, (contract, summary) in enumerate(zip(self.contracts, entry["reach"])):
+            if summary is None or (contract.reads_names and read_whole) or _names_an_importer(contract, changed):
+                continue
+            if not unaffected(summary, changed, stored, imports, index):
+                continue
+            reused = relocate([cached[position]], edited, self.evidence)
+            if reused is not None:
+                results[position] = reused[0]
+                self.warnings[position] = list(entry["warnings"][position])
+                self.reach[position] = widened(summary, changed, imports, index)
+        undecided = [p for p, r in enumerate(results) if r is None]
+        if not undecided:
+            self.stored_graph = imports.to_data()
+            self.depends = {**entry["depends"], **{m: self.learned[m].signature for m in changed}}
+            return results  # type: ignore[return-value]
+        self.depends = {m: d for m, d in entry["depends"].items() if d.startswith(CONTENT) and m not in changed}
+        try:
+            graph = self.evidence.graph
+        except SourceUnreadable:
+            return None
+        self._summarize(graph, index)
+        self.evidence.graph_users = len(undecided)
+        for position in undecided:
+            results[position] = self._decide(position)
+        return results  # type: ignore[return-value]
+
+    def decide_all(self) -> list[ContractResult]:
+        try:
+            graph = self.evidence.graph
+        except SourceUnreadable:
+            graph = None  # each contract reports the file
+        if graph is not None:
+            self._summarize(graph, ModuleIndex(self.evidence.modules))
+        return [self._decide(position) for position in range(len(self.contracts))]
+
+    def _decide(self, position: int) -> ContractResult:
+        contract = self.contracts[position]
+        result = self.decide(contract, self.evidence)
+        self.warnings[position] = contract.warnings(self.evidence)
+        return result
+
+    def _summarize(self, graph: Any, index: ModuleIndex) -> None:
+        """What each contract's chains reach in `graph`, before any contract takes its ignored
+        imports out of it."""
+        for position, contract in enumerate(self.contracts):
+            pairs = contract.chain_pairs(self.evidence, graph)
+            self.reach[position] = None if pairs is None else summarize(pairs, graph, index)
+
+    def _changed(self, depends: dict[str, str]) -> set[str] | None:
+        """The modules whose imports (or, where names are read, content) are no longer what the
+        cached verdicts depend on, each read again alone; None when that cannot be told."""
+        changed = set()
+        unread = set()
+        for module, before in depends.items():
+            state = self.states.get(module)
+            if state is None:
+                return None
+            if before.startswith(CONTENT):
+                if before[len(CONTENT):] != state.digest:
+                    changed.add(module)
+                    unread.add(module)
+            elif state.signature != before:
+                unread.add(module)  # changed, or not known for this content
+        if unread:
+            from layering.adapters.grimp_graph import readings_of_modules
+
+            found = readings_of_modules(
+                self.evidence.package_files, unread, self.settings.exclude_type_checking_imports, self.evidence.include_external_packages
+            )
+            if found is None or found.keys() != unread:
+                return None
+            self.learned.update(found)
+            changed.update(m for m in unread if found[m].signature != depends[m])
+        return changed
+
+    def _digest_at(self, display_path: str) -> str | None:
+        """The digest of the file a report names by `display_path` (as `Settings.display_path`
+        gives it: relative to the configuration's directory, or absolute)."""
+        if self._by_display is None:
+            self._by_display = {os.path.abspath(s.path): s.digest for s in self.states.values()}
+        return self._by_display.get(os.path.abspath(os.path.join(self.settings.base_dir, display_path)))
+
+    def store(self, key: str, modules: str, results: list[ContractResult]) -> None:
+        """Keep the results with what they depend on: the signature of each module the graph
+        holds, and the content of each file read for names where a contract reads them."""
+        if any(r.verdict is Verdict.ERROR for r in results):
+            return
+        readings = self.evidence.readings
+        if "graph" in self.evidence.__dict__ and not readings and self.states:
+            return  # the graph was built the public way: nothing to key the verdicts by
+        depends = {**{m: r.signature for m, r in readings.items()}, **self.depends}
+        if any(c.reads_names for c in self.contracts):
+            depends.update((m, CONTENT + self.states[m].digest) for m in self.evidence.modules_read() if m in self.states)
+        graph = self.stored_graph or StoredImports({m: r.imported for m, r in readings.items()}, self.evidence.is_internal).to_data()
+        shown = {path: self._digest_at(path) for path in shown_paths(results) if self._digest_at(path) is not None}
+        self.cache.store(
+            key,
+            {
+                "modules": modules,
+                "depends": depends,
+                "results": [result_to_data(r) for r in results],
+                "warnings": self.warnings,
+                "reach": self.reach,
+                "graph": graph,
+                "shown": shown,
+            },
+        )
+
+
+def _names_an_importer(contract: "Contract", changed: set[str]) -> bool:
+    patterns = contract.importer_patterns()
+    return patterns is None or any(p.matches(m) for p in patterns for m in changed)
+
+
+def shown_paths(results: list[ContractResult]) -> set[str]:
+    """Every source path a report of `results` shows a line of."""
+    paths = set()
+    for result in results:
+        for violation in result.violations:
+            paths.add(violation.path)
+            paths.update(hop.path for hop in violation.chain)
+        for group in result.chain_groups:
+            for cut in group.cut:
+                paths.update(v.path for v in cut.statements)
+                paths.update(hop.path for hop in cut.example)
+            paths.update(hop.path for chain in group.listed for hop in chain)
+    return paths
