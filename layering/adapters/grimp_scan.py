@@ -75,7 +75,7 @@ def scan_graph(
     elif deferred is not None and cache_dir is not None:
         _write_new_cache(internals, files, deferred(), imports, exclude_type_checking_imports, include_external_packages, cache_dir)
     if readings is not None:
-        readings.update((mf.module.name, ModuleReading.of(found_imports)) for mf, found_imports in imports.items())
+        readings.update((mf.module.name, ModuleReading.of(found_imports, include_external_packages)) for mf, found_imports in imports.items())
     graph = internals.assemble(found, {mf.module: found_imports for mf, found_imports in imports.items()})
     present = set(graph.modules)
     for module in sorted(by_module.keys() - present):
@@ -102,9 +102,12 @@ class ModuleReading(NamedTuple):
     imported: tuple[str, ...]
 
     @classmethod
-    def of(cls, direct_imports: Iterable[Any]) -> "ModuleReading":
+    def of(cls, direct_imports: Iterable[Any], include_external_packages: bool) -> "ModuleReading":
+        """The reading of `direct_imports`; its signature says whether external packages were
+        read (without them an added `import json` leaves the signature as it was)."""
         statements = sorted(f"{i.imported.name}\t{i.line_contents}\t{getattr(i, 'is_lazy', False)}" for i in direct_imports)
-        signature = hashlib.blake2b("\n".join(statements).encode(), digest_size=12).hexdigest()
+        mode = "x" if include_external_packages else "i"
+        signature = mode + hashlib.blake2b("\n".join(statements).encode(), digest_size=12).hexdigest()
         return cls(signature, tuple(s.partition("\t")[0] for s in statements))
 
 
@@ -118,7 +121,7 @@ def read_modules(files: PackageFiles, modules: Iterable[str], exclude_type_check
     if not module_files:
         return {}
     options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
-    return {mf.module.name: ModuleReading.of(found_imports) for mf, found_imports in internals.scan(module_files, **options).items()}
+    return {mf.module.name: ModuleReading.of(found_imports, include_external_packages) for mf, found_imports in internals.scan(module_files, **options).items()}
 
 
 def scan_module(files: PackageFiles, module: str, exclude_type_checking_imports: bool) -> list[tuple[str, int]]:

@@ -62,8 +62,8 @@ class FileState:
     has one for this content, else ""."""
 
     path: str
-    mtime_ns: int
-    size: int
+    stamp: list
+    """[path, modification time, size, inode, change time]: equal, and the file is unchanged."""
     digest: str
     signature: str
 
@@ -148,45 +148,38 @@ class ResultCache:
         return bool(self._load_manifest().get("files"))
 
     def file_states(self, files: dict[str, str], digests: dict[str, str] | None = None) -> dict[str, FileState]:
-        """Every module's file state: from the manifest where its size and time say it is
-        unchanged (and it was not written just before the manifest), read and hashed again
-        otherwise (keeping the manifest's signature where the content is as it was), unless
-        `digests` has it."""
+        """Every module's file state: from the manifest where its stamp (path, size, times and
+        inode) says it is unchanged (and it was not written just before the manifest), read and
+        hashed again otherwise (keeping the manifest's signature where the content is as it
+        was), unless `digests` has it. The change time and inode catch what the modification
+        time alone misses: a time set back after an edit, files swapped by renames."""
         manifest = self._load_manifest()
         known: dict[str, list] = manifest.get("files", {})
         racy_from = manifest.get("written_ns", 0) - RACY_NS
         states = {}
         for module, path in files.items():
             before = known.get(module)
-            if not (isinstance(before, list) and len(before) == 5):
+            if not (isinstance(before, list) and len(before) == 3 and isinstance(before[0], list)):
                 before = None
             try:
                 status = os.stat(path)
             except OSError:
-                states[module] = FileState(path, 0, -1, "unreadable", "")
+                states[module] = FileState(path, [], "unreadable", "")
                 continue
-            if before is not None and before[:3] == [path, status.st_mtime_ns, status.st_size] and status.st_mtime_ns < racy_from:
-                states[module] = FileState(path, status.st_mtime_ns, status.st_size, before[3], before[4])
+            stamp = [path, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns]
+            if before is not None and before[0] == stamp and max(status.st_mtime_ns, status.st_ctime_ns) < racy_from:
+                states[module] = FileState(path, stamp, before[1], before[2])
                 continue
             digest = (digests.get(module) if digests else None) or file_digest(path) or "unreadable"
-            signature = before[4] if before is not None and before[3] == digest else ""
-            states[module] = FileState(path, status.st_mtime_ns, status.st_size, digest, signature)
+            signature = before[2] if before is not None and before[1] == digest else ""
+            states[module] = FileState(path, stamp, digest, signature)
         return states
-
-    def changed_in_place(self, states: dict[str, FileState]) -> bool:
-        """Whether a file's content changed while its time did not: grimp's own cache trusts
-        times, so it must then be discarded."""
-        known = self._load_manifest().get("files", {})
-        return any(
-            isinstance(known.get(m), list) and len(known[m]) == 5 and known[m][1] == s.mtime_ns and known[m][3] != s.digest
-            for m, s in states.items()
-        )
 
     def store_manifest(self, states: dict[str, FileState], signatures: dict[str, str], modules: str) -> None:
         """Remember each file's state, with the signatures this run learnt (a file the run did
         not read into its graph keeps the signature the manifest had for its content), and the
         digest of the module set they were read with."""
-        files = {module: [s.path, s.mtime_ns, s.size, s.digest, signatures.get(module, s.signature)] for module, s in states.items()}
+        files = {module: [s.stamp, s.digest, signatures.get(module, s.signature)] for module, s in states.items()}
         self._write("manifest.json", {"format": FORMAT, "key": self.settings_key, "written_ns": time.time_ns(), "files": files, "modules": modules})
 
     def modules_changed(self, modules: str) -> bool:

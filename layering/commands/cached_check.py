@@ -40,9 +40,10 @@ def decide_with_cache(
     settings: Settings,
     chains: int,
     decide: "Callable[[Contract, Evidence], ContractResult]",
-) -> tuple[list[ContractResult], list[str]]:
-    """The results of the graph `contracts` and their warnings, reusing cached ones where the
-    package's imports allow it; `decide` decides one contract afresh."""
+) -> tuple[list[ContractResult], list[str], list[list[str]]]:
+    """The results of the graph `contracts`, what the cache itself has to say, and each
+    contract's warnings, reusing cached ones where the package's imports allow it; `decide`
+    decides one contract afresh."""
     from layering import __version__
 
     settings_key = result_cache.digest_of(
@@ -61,7 +62,10 @@ def decide_with_cache(
     # The configuration's text too, not only its options: results hold lines of it (a contract's
     # table, a stale entry), which any edit above them moves.
     key = result_cache.digest_of([settings_key, result_cache.file_digest(settings.path), [c.spec.options for c in contracts], chains])
-    modules = result_cache.digest_of([sorted(files.files), sorted(files.namespace_packages)])
+    # Which modules are packages too: a module made a package (`c.py` to `c/__init__.py`) reads
+    # `from . import a` anew.
+    packages = sorted(m for m, path in files.files.items() if os.path.basename(path) == "__init__.py")
+    modules = result_cache.digest_of([sorted(files.files), packages, sorted(files.namespace_packages)])
     if not cache.knows_files():
         # Nothing to reuse: decide while the files are hashed, for the cache to keep.
         digests = result_cache.BackgroundDigests(files.files)
@@ -78,13 +82,11 @@ def decide_with_cache(
             evidence.discard_graph_cache()
         results = run.reuse(entry, modules, key) if entry is not None else None
         if results is None:
-            if cache.changed_in_place(states):
-                evidence.discard_graph_cache()
             results = run.decide_all()
     if run.stored_anew:
         run.store(key, modules, results)
     cache.store_manifest(run.states, {**{m: r.signature for m, r in run.learned.items()}, **{m: r.signature for m, r in evidence.readings.items()}}, modules)
-    return results, cache.warnings + [w for ws in run.warnings for w in ws]
+    return results, cache.warnings, run.warnings
 
 
 class _CachedRun:
@@ -166,8 +168,8 @@ class _CachedRun:
             return None
         self._summarize(graph, index)
         self.evidence.graph_users = len(undecided)
-        for position in undecided:
-            results[position] = self._decide(position)
+        for position, result in self._decide_each(undecided).items():
+            results[position] = result
         return results  # type: ignore[return-value]
 
     def decide_all(self) -> list[ContractResult]:
@@ -177,13 +179,16 @@ class _CachedRun:
             graph = None  # each contract reports the file
         if graph is not None:
             self._summarize(graph, ModuleIndex(self.evidence.modules))
-        return [self._decide(position) for position in range(len(self.contracts))]
+        decided = self._decide_each(list(range(len(self.contracts))))
+        return [decided[position] for position in range(len(self.contracts))]
 
-    def _decide(self, position: int) -> ContractResult:
-        contract = self.contracts[position]
-        result = self.decide(contract, self.evidence)
-        self.warnings[position] = contract.warnings(self.evidence)
-        return result
+    def _decide_each(self, positions: list[int]) -> dict[int, ContractResult]:
+        """Decide the contracts at `positions`, then say their warnings, once all are decided
+        (a warning may depend on what the run has read), as a run without the cache does."""
+        results = {p: self.decide(self.contracts[p], self.evidence) for p in positions}
+        for position in positions:
+            self.warnings[position] = self.contracts[position].warnings(self.evidence)
+        return results
 
     def _summarize(self, graph: Any, index: ModuleIndex) -> None:
         """What each contract's chains reach in `graph`, before any contract takes its ignored

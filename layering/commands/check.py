@@ -241,15 +241,11 @@ def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Se
         return [_decide(c, evidence) for c in contracts], [unusable] + [w for c in contracts for w in c.warnings(evidence)]
     from layering.commands.cached_check import decide_with_cache
 
-    cached, warnings = decide_with_cache(graph_contracts, evidence, settings, chains, _decide)
-    results = []
-    for contract in contracts:
-        if contract.needs_graph:
-            results.append(cached.pop(0))
-        else:
-            results.append(_decide(contract, evidence))
-            warnings.extend(contract.warnings(evidence))
-    return results, warnings
+    cached, cache_warnings, graph_warnings = decide_with_cache(graph_contracts, evidence, settings, chains, _decide)
+    results = [cached.pop(0) if c.needs_graph else _decide(c, evidence) for c in contracts]
+    # In the contracts' order, as a run without the cache says them.
+    warnings = [w for c in contracts for w in (graph_warnings.pop(0) if c.needs_graph else c.warnings(evidence))]
+    return results, cache_warnings + warnings
 
 
 def _decide(contract: "Contract", evidence: Evidence) -> ContractResult:

@@ -347,11 +347,15 @@ class Evidence:
 
     def defined_names(self, module: str) -> frozenset[str] | None:
         """The names an internal module binds at module level, its submodules included; None
-        where the source cannot tell (an external module, a star import, `__getattr__`)."""
+        where the source cannot tell (an external module, a star import, `__getattr__`, a
+        file that cannot be read: the contracts that read it say so)."""
         path = self.path_of(module)
         if path is None:
             return None
-        bindings = module_bindings(path)
+        try:
+            bindings = module_bindings(path)
+        except SourceUnreadable:
+            return None
         if not bindings.complete:
             return None
         prefix = module + "."
@@ -386,17 +390,28 @@ class Evidence:
 
     @property
     def graph_cache_dir(self) -> str | None:
-        """grimp's own cache, inside ours; it trusts file modification times."""
+        """grimp's own cache, inside ours, one per way of reading the files: grimp keeps one
+        record of file times per package, which two ways of reading would overwrite for each
+        other (a file read anew one way would then be taken as read the other way too)."""
         if not (self.use_cache and self.settings.cache_dir):
             return None
-        return os.path.join(self.settings.cache_dir, "grimp")
+        externals = "-external" if self.include_external_packages else ""
+        type_checking = "-no-type-checking" if self.settings.exclude_type_checking_imports else ""
+        return os.path.join(self.settings.cache_dir, f"grimp{externals}{type_checking}")
 
     def discard_graph_cache(self) -> None:
-        """Drop grimp's cache: a file changed while keeping its modification time."""
+        """Drop grimp's caches, every way of reading: the module set changed."""
         import shutil
 
-        if self.graph_cache_dir:
-            shutil.rmtree(self.graph_cache_dir, ignore_errors=True)
+        if not (self.use_cache and self.settings.cache_dir):
+            return
+        try:
+            names = os.listdir(self.settings.cache_dir)
+        except OSError:
+            return
+        for name in names:
+            if name == "grimp" or name.startswith("grimp-"):
+                shutil.rmtree(os.path.join(self.settings.cache_dir, name), ignore_errors=True)
 
     def graph_copy(self) -> Any:
         """A graph that one contract may change (remove ignored imports) alone.
