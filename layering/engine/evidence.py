@@ -238,12 +238,14 @@ class Evidence:
         def between(fact: ImportFact) -> bool:
             return fact.imported == imported if internal else is_within(fact.imported, imported)
 
+        lines = {d["line_number"] for d in self.graph.get_import_details(importer=importer, imported=imported)}
         if importer in self._facts:
-            return [f for f in self._facts[importer] if between(f)]
+            # As from the source read at grimp's lines below, whichever was read first.
+            every = [f for f in self._facts[importer] if between(f)]
+            return [f for f in every if f.first_line in lines] or every
         path = self.path_of(importer)
         if path is None:
             return []
-        lines = {d["line_number"] for d in self.graph.get_import_details(importer=importer, imported=imported)}
         try:
             if path not in self._statements:
                 self._statements[path] = ImportStatements(path)

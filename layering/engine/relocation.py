@@ -74,12 +74,24 @@ class _Relocator:
     def _statement_now(self, pair: tuple[str, str], line: int) -> Hop:
         if pair not in self._now:
             importer, imported = pair
+            if self._has_unresolved_statement(importer, imported):
+                raise NotRelocatable(pair)
             self._now[pair] = self.evidence.statements_in_source(importer, imported)
         before = sorted(self._before.get(pair, ()))
         now = self._now[pair]
         if line not in before or len(now) < len(before) or not now[0].path:
             raise NotRelocatable(pair)
         return now[before.index(line)]
+
+    def _has_unresolved_statement(self, importer: str, imported: str) -> bool:
+        """Whether a statement of the pair names an internal module that does not exist
+        (`from pkg.gone import x`): the source reads it as an import of `pkg`, grimp reads no
+        import at all, so the n-th statement of the source is not grimp's n-th."""
+        evidence = self.evidence
+        return any(
+            f.imported == imported and evidence.is_internal(f.module) and not evidence.is_module(f.module)
+            for f in evidence.facts_of(importer)
+        )
 
     def hop(self, hop: Hop) -> Hop:
         if hop.path not in self.changed:

@@ -684,7 +684,6 @@ def _same(project) -> None:
     assert (cached.returncode, cached.stdout) == (uncached.returncode, uncached.stdout)
 
 
-@pytest.mark.xfail(strict=True, reason="an import of a module that does not exist is shown at grimp's line, which relocation does not move after a body edit (found by this suite; present before the reuse of unaffected verdicts)")
 def test_a_body_edit_above_an_import_of_a_missing_module_shows_the_line_grimp_read(project):
     """`from app.mid.gone import X` (no such module) is no import of the graph, but it is a
     statement of `app.hi.a -> app.mid` as the source is read: the line of a reused finding,
