@@ -114,27 +114,27 @@ class ModuleReading(NamedTuple):
 def read_modules(files: PackageFiles, modules: Iterable[str], exclude_type_checking_imports: bool, include_external_packages: bool) -> dict[str, ModuleReading]:
     """What grimp reads of each of `modules` (those with a file), scanned alone: for the few
     files an edit changed, without building the graph."""
-    internals = _internals()
-    found = _found_packages(files, {}, internals)
-    wanted = set(modules)
-    module_files = [mf for package in found for mf in package.module_files if mf.module.name in wanted]
-    if not module_files:
-        return {}
-    options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
-    return {mf.module.name: ModuleReading.of(found_imports, include_external_packages) for mf, found_imports in internals.scan(module_files, **options).items()}
+    imports = _scan_alone(files, set(modules), exclude_type_checking_imports, include_external_packages)
+    return {module: ModuleReading.of(found_imports, include_external_packages) for module, found_imports in imports.items()}
 
 
 def scan_module(files: PackageFiles, module: str, exclude_type_checking_imports: bool) -> list[tuple[str, int]]:
     """(imported module, line) of every import grimp reads in one module's file, externals
     squashed to their top-level package: grimp's reading where Python's cannot parse it."""
+    imports = _scan_alone(files, {module}, exclude_type_checking_imports, True)
+    return sorted({(i.imported.name, i.line_number) for found_imports in imports.values() for i in found_imports})
+
+
+def _scan_alone(files: PackageFiles, modules: set[str], exclude_type_checking_imports: bool, include_external_packages: bool) -> dict[str, Any]:
+    """grimp's imports of each of `modules` that has a file, those files scanned alone (the
+    package's modules known all the same, so that imports resolve as in the graph)."""
     internals = _internals()
     found = _found_packages(files, {}, internals)
-    by_module = {mf.module.name: mf for package in found for mf in package.module_files}
-    if module not in by_module:
-        return []
-    options = dict(found_packages=found, include_external_packages=True, exclude_type_checking_imports=exclude_type_checking_imports)
-    imports = internals.scan([by_module[module]], **options)
-    return sorted({(i.imported.name, i.line_number) for found_imports in imports.values() for i in found_imports})
+    module_files = [mf for package in found for mf in package.module_files if mf.module.name in modules]
+    if not module_files:
+        return {}
+    options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
+    return {mf.module.name: found_imports for mf, found_imports in internals.scan(module_files, **options).items()}
 
 
 def _write_cache(internals: Any, cache: Any, imports: dict, module_files: Iterable) -> None:

@@ -237,7 +237,7 @@ class _CachedRun:
         if any(r.verdict is Verdict.ERROR for r in results):
             return
         readings = self.evidence.readings
-        if "graph" in self.evidence.__dict__ and not readings and self.states:
+        if self.evidence.graph_built and not readings and self.states:
             return  # the graph was built the public way: nothing to key the verdicts by
         depends = {**{m: r.signature for m, r in readings.items()}, **self.depends}
         if any(c.reads_names for c in self.contracts):

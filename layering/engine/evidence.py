@@ -384,6 +384,11 @@ class Evidence:
             readings=self.readings,
         )
 
+    @property
+    def graph_built(self) -> bool:
+        """Whether this run has built the graph (asking `graph` would build it)."""
+        return "graph" in self.__dict__
+
     def modules_read(self) -> set[str]:
         """The modules whose source this run read for import statements or names."""
         by_path = {path: module for module, path in self.package_files.files.items()}

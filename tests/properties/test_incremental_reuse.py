@@ -747,21 +747,24 @@ def test_two_files_swapped_by_renames_are_seen(project):
     _same(project)  # the cached run still said src/app/lo/a.py:1: ... app.lo.a imports app.hi.a
 
 
+JSON_AND_LAYERS = {
+    "src/app/__init__.py": "",
+    "src/app/hi/__init__.py": "",
+    "src/app/hi/a.py": "X = 1\n",
+    "src/app/lo/__init__.py": "",
+    "src/app/lo/a.py": "X = 1\n",
+    "contracts.toml": ONE_CONTRACT.format(ident="no-json", kind="forbidden", options='source_modules = ["app.hi"]\nforbidden_modules = ["json"]')
+    + '\n[[contracts]]\nid = "layers"\ntype = "layers"\nlayers = ["app.hi", "app.lo"]\n',
+}
+"""Two contracts, one about an external package: a `--contract layers` run reads the graph
+without external packages, the run of both with them."""
+
+
 def test_an_external_import_added_before_a_run_of_other_contracts_is_seen(project):
     """A run of one contract that forbids no external package reads the graph without them, and
     keeps in the manifest the edited file's signature as it reads it: the same as before the edit
     (`import json` is not in it). The run of every contract then took the file as unchanged."""
-    project.write(
-        {
-            "src/app/__init__.py": "",
-            "src/app/hi/__init__.py": "",
-            "src/app/hi/a.py": "X = 1\n",
-            "src/app/lo/__init__.py": "",
-            "src/app/lo/a.py": "X = 1\n",
-            "contracts.toml": ONE_CONTRACT.format(ident="no-json", kind="forbidden", options='source_modules = ["app.hi"]\nforbidden_modules = ["json"]')
-            + '\n[[contracts]]\nid = "layers"\ntype = "layers"\nlayers = ["app.hi", "app.lo"]\n',
-        }
-    )
+    project.write(JSON_AND_LAYERS)
     assert project.check().returncode == 0
     (project.root / "src/app/hi/a.py").write_text("import json\nX = 1\n")
     assert project.check("--contract", "layers").returncode == 0
@@ -795,17 +798,7 @@ def test_an_import_added_before_a_run_of_other_contracts_is_in_the_graph(project
     files of every option set (with external packages or not): the run of the layers contract
     alone, without external packages, wrote the edited file's new time with its own data, and
     the run of every contract, with them, then took its own data (the file as it was) as fresh."""
-    project.write(
-        {
-            "src/app/__init__.py": "",
-            "src/app/hi/__init__.py": "",
-            "src/app/hi/a.py": "X = 1\n",
-            "src/app/lo/__init__.py": "",
-            "src/app/lo/a.py": "X = 1\n",
-            "contracts.toml": ONE_CONTRACT.format(ident="no-json", kind="forbidden", options='source_modules = ["app.hi"]\nforbidden_modules = ["json"]')
-            + '\n[[contracts]]\nid = "layers"\ntype = "layers"\nlayers = ["app.hi", "app.lo"]\n',
-        }
-    )
+    project.write(JSON_AND_LAYERS)
     assert project.check().returncode == 0
     (project.root / "src/app/lo/a.py").write_text("from app.hi import a\nX = 1\n")
     assert "src/app/lo/a.py:1: LY011 app.lo.a imports app.hi.a" in project.check("--contract", "layers").stdout
