@@ -81,7 +81,7 @@ def build_graph(
 
             try:
                 with _located_errors(cache_dir), _cache_warnings(cache):
-                    return scan_graph(files, exclude_type_checking_imports, include_external_packages, cache, digests, starts, also, readings)
+                    return scan_graph(files, exclude_type_checking_imports, include_external_packages, cache, digests, starts, also, readings, lambda: _say_corrupt(cache))
             except GrimpInternalsChanged:
                 pass
         return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, cache, cache_dir)
@@ -289,7 +289,12 @@ def _cache_warnings(cache_dir: str | None) -> Iterator[None]:
         logger.removeHandler(recorder)
         logger.propagate = saved
         if recorder.messages and cache_dir is not None:
-            warn_once(f"the import graph cache in {_shown(cache_dir)} was corrupt (ignored it and rebuilt it)")
+            _say_corrupt(cache_dir)
+
+
+def _say_corrupt(cache_dir: str | None) -> None:
+    if cache_dir is not None:
+        warn_once(f"the import graph cache in {_shown(cache_dir)} was corrupt (ignored it and rebuilt it)")
 
 
 # --------------------------------------------------------------------------- the walk

@@ -3,12 +3,12 @@ modules reaches.
 
 `grimp.build_graph` walks the package itself (again, after layering's own walk), keys its
 cache by file times (so a fresh checkout rescans everything) and scans every module even when a
-contract is about a few of them. Its scanner (Rust, in parallel) and its graph assembly are
-used here directly, through grimp's application layer:
+contract is about a few of them. Its scanner (Rust, in parallel) is used here directly, through
+grimp's application layer, and the graph is assembled through its public API:
 
 * the modules come from layering's walk (`PackageFiles`), the same rules grimp applies;
-* the cache is keyed by content: each module's "modification time", as grimp's cache sees it,
-  is a number drawn from its content digest, so an unchanged file is a hit whatever its time;
+* what grimp read of each file is kept by the file's content digest (`import_cache`), so an
+  unchanged file is not scanned again whatever its time;
 * with `starts`, only the modules reachable from them are scanned, level by level (every module
   is in the graph all the same, so names and descendants resolve as usual);
 * each module whose imports the graph holds gets an *import signature*, a digest of what grimp
@@ -21,22 +21,18 @@ version), `GrimpInternalsChanged` is raised and the caller builds the graph the 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
+from layering.adapters.import_cache import CachedModule, ImportCache, Statement
 from layering.adapters.package_files import PackageFiles
 
 
 class GrimpInternalsChanged(Exception):
     """grimp's application layer is not the one this module was written for."""
-
-
-def content_time(digest: str) -> float:
-    """A stand-in modification time that changes exactly when the content does."""
-    return float(int(digest[:12], 16))
 
 
 def scan_graph(
@@ -48,74 +44,156 @@ def scan_graph(
     starts: Iterable[str] | None = None,
     also: Iterable[str] = (),
     readings: "dict[str, ModuleReading] | None" = None,
+    on_damaged_cache: "Callable[[], None] | None" = None,
 ) -> Any:
     """The graph of `files`: every module scanned, or with `starts` only those reachable from
     them, plus `also` (scanned, not followed). `digests` (module -> content digest) key the
-    cache; without them grimp's cache is not used; given as a function (the digests of a run
-    with nothing cached, still being computed), the cache is written, not read. `readings`,
-    when given, is filled with what grimp read of every module whose imports the graph holds."""
+    import cache in `cache_dir`; given as a function (the digests of a run with nothing cached,
+    still being computed), the cache is written, not read. `readings`, when given, is filled
+    with what grimp read of every module whose imports the graph holds. A damaged cache is
+    read as empty, rewritten, and said through `on_damaged_cache`."""
     internals = _internals()
-    deferred = digests if callable(digests) else None
-    times = {m: content_time(d) for m, d in digests.items()} if isinstance(digests, dict) else {}
-    found = _found_packages(files, times, internals)
-    by_module = {mf.module.name: mf for package in found for mf in package.module_files}
-    cache = _cache(internals, found, exclude_type_checking_imports, include_external_packages, cache_dir) if times else None
-    options = dict(
-        found_packages=found,
-        include_external_packages=include_external_packages,
-        exclude_type_checking_imports=exclude_type_checking_imports,
-    )
-    scanned: list = []
+    found = _found_packages(files, internals)
+    cache = ImportCache(cache_dir, internals.version) if cache_dir is not None and digests is not None else None
+    known = cache.load() if cache is not None and isinstance(digests, dict) else {}
+    scanner = _Scanner(internals, found, files, include_external_packages, exclude_type_checking_imports, known, digests if isinstance(digests, dict) else {})
     if starts is None:
-        imports = _read_or_scan(internals, cache, list(by_module.values()), options, scanned)
+        scanner.read(sorted(files.files))
     else:
-        imports = _scan_reachable(internals, cache, by_module, set(starts), set(also), options, scanned)
-    if cache is not None and scanned:
-        _write_cache(internals, cache, imports, by_module.values())
-    elif deferred is not None and cache_dir is not None:
-        _write_new_cache(internals, files, deferred(), imports, exclude_type_checking_imports, include_external_packages, cache_dir)
+        scanner.read_reachable(set(starts), set(also))
+    if cache is not None and cache.damaged and on_damaged_cache is not None:
+        on_damaged_cache()
+    if cache is not None and (scanner.scanned or cache.damaged):
+        current = digests() if callable(digests) else digests
+        cache.write(scanner.entries(current))
     if readings is not None:
-        readings.update((mf.module.name, ModuleReading.of(found_imports, include_external_packages)) for mf, found_imports in imports.items())
-    graph = internals.assemble(found, {mf.module: found_imports for mf, found_imports in imports.items()})
+        readings.update((module, ModuleReading(scanner.signature(module), tuple(s[0] for s in statements))) for module, statements in scanner.read_modules.items())
+    return _assemble(internals, found, files, scanner.read_modules)
+
+
+class _Scanner:
+    """What grimp reads of the modules asked for: from the import cache where a module's digest
+    is the one the cache holds, scanned otherwise (those are kept in `scanned`)."""
+
+    def __init__(self, internals: Any, found: set, files: PackageFiles, include_external_packages: bool, exclude_type_checking_imports: bool, known: dict[str, CachedModule], digests: dict[str, str]) -> None:
+        self._internals = internals
+        self._by_module = {mf.module.name: mf for package in found for mf in package.module_files}
+        self._options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
+        self._mode = "x" if include_external_packages else "i"
+        self._known = known
+        self._digests = digests
+        self.read_modules: dict[str, tuple[Statement, ...]] = {}
+        self.scanned: set[str] = set()
+        self._signatures: dict[str, str] = {}
+
+    def read(self, modules: list[str]) -> None:
+        missing = []
+        for module in modules:
+            if module in self.read_modules or module not in self._by_module:
+                continue
+            cached = self._known.get(module)
+            if cached is not None and cached[0] == self._digests.get(module):
+                self._signatures[module] = cached[1]
+                self.read_modules[module] = cached[2]
+            else:
+                missing.append(self._by_module[module])
+        if missing:
+            for module_file, direct_imports in self._internals.scan(missing, **self._options).items():
+                self.read_modules[module_file.module.name] = statements_of(direct_imports)
+                self.scanned.add(module_file.module.name)
+
+    def read_reachable(self, starts: set[str], also: set[str]) -> None:
+        """The modules `starts` reach, a level at a time, and `also` (followed only once a
+        start reaches it: its imports were read with the first level, and are followed then)."""
+        follow = {m for m in starts if m in self._by_module}
+        frontier = sorted(follow | {m for m in also if m in self._by_module})
+        while frontier:
+            self.read(frontier)
+            onward = set()
+            for module in frontier:
+                if module not in follow:
+                    continue
+                for statement in self.read_modules[module]:
+                    name = statement[0]
+                    if name in self._by_module and name not in follow:
+                        follow.add(name)
+                        onward.add(name)
+            frontier = sorted(onward)
+
+    def entries(self, digests: dict[str, str]) -> dict[str, CachedModule]:
+        """The cache's new content: what this run read, with what the cache still holds of the
+        modules it did not read (a partial scan must not shrink the cache a whole one wrote)."""
+        kept = {m: entry for m, entry in self._known.items() if m in self._by_module and entry[0] == digests.get(m)}
+        kept.update((m, (digests.get(m, ""), self.signature(m), statements)) for m, statements in self.read_modules.items())
+        return kept
+
+    def signature(self, module: str) -> str:
+        """The import signature of a module read this run (the cache's, where it was cached)."""
+        if module not in self._signatures:
+            self._signatures[module] = signature_of(self.read_modules[module], self._mode)
+        return self._signatures[module]
+
+
+def statements_of(direct_imports: Iterable[Any]) -> tuple[Statement, ...]:
+    """grimp's imports of one module as sorted plain tuples."""
+    return tuple(sorted((i.imported.name, i.line_number, i.line_contents, bool(getattr(i, "is_lazy", False))) for i in direct_imports))
+
+
+def signature_of(statements: Iterable[Statement], mode: str) -> str:
+    """The import signature of a module's statements: each imported module with the text of
+    its statement's first line, line numbers left out (a body edit above an import moves it
+    without changing the graph); `mode` says whether external packages were read (without
+    them an added `import json` leaves the signature as it was)."""
+    lines = sorted(f"{imported}\t{contents}\t{lazy}" for imported, _, contents, lazy in statements)
+    return mode + hashlib.blake2b("\n".join(lines).encode(), digest_size=12).hexdigest()
+
+
+def _assemble(internals: Any, found: set, files: PackageFiles, imports: dict[str, tuple[Statement, ...]]) -> Any:
+    """grimp's graph of every module of `files`, with the imports read of those in `imports`
+    (an imported module outside the root packages squashed, as grimp does)."""
+    graph = internals.new_graph()
+    for package in found:
+        for namespace in package.namespace_packages:
+            graph.add_module(namespace)
+    roots = tuple(package.name for package in found)
+    added = set()
+    try:
+        for module in sorted(imports):
+            graph.add_module(module)
+            for imported, line, contents, lazy in imports[module]:
+                if imported not in added:
+                    added.add(imported)
+                    graph.add_module(imported, is_squashed=not any(imported == r or imported.startswith(r + ".") for r in roots))
+                if lazy:
+                    graph.add_import(importer=module, imported=imported, line_number=line, line_contents=contents, is_lazy=True)
+                else:
+                    graph.add_import(importer=module, imported=imported, line_number=line, line_contents=contents)
+    except TypeError as error:  # another signature
+        raise GrimpInternalsChanged(str(error)) from None
     present = set(graph.modules)
-    for module in sorted(by_module.keys() - present):
+    for module in sorted(files.files.keys() - present):
         graph.add_module(module)
     return graph
 
 
-def _write_new_cache(internals: Any, files: PackageFiles, digests: dict[str, str], imports: dict, exclude_type_checking_imports: bool, include_external_packages: bool, cache_dir: str) -> None:
-    """Write grimp's cache of what a run with nothing cached scanned, keyed by the digests
-    that were computed meanwhile."""
-    found = _found_packages(files, {m: content_time(d) for m, d in digests.items()}, internals)
-    cache = _cache(internals, found, exclude_type_checking_imports, include_external_packages, cache_dir)
-    by_module = {mf.module.name: mf for package in found for mf in package.module_files}
-    _write_cache(internals, cache, {by_module[mf.module.name]: found_imports for mf, found_imports in imports.items()}, by_module.values())
-
-
 class ModuleReading(NamedTuple):
-    """What grimp read of one module: the modules it imports, once per statement, and its
-    import signature, a digest of each imported module with the text of its statement's first
-    line, line numbers left out (a body edit above an import moves it without changing the
-    graph)."""
+    """What grimp read of one module: its import signature (`signature_of`) and the modules it
+    imports, once per statement."""
 
     signature: str
     imported: tuple[str, ...]
-
-    @classmethod
-    def of(cls, direct_imports: Iterable[Any], include_external_packages: bool) -> "ModuleReading":
-        """The reading of `direct_imports`; its signature says whether external packages were
-        read (without them an added `import json` leaves the signature as it was)."""
-        statements = sorted(f"{i.imported.name}\t{i.line_contents}\t{getattr(i, 'is_lazy', False)}" for i in direct_imports)
-        mode = "x" if include_external_packages else "i"
-        signature = mode + hashlib.blake2b("\n".join(statements).encode(), digest_size=12).hexdigest()
-        return cls(signature, tuple(s.partition("\t")[0] for s in statements))
 
 
 def read_modules(files: PackageFiles, modules: Iterable[str], exclude_type_checking_imports: bool, include_external_packages: bool) -> dict[str, ModuleReading]:
     """What grimp reads of each of `modules` (those with a file), scanned alone: for the few
     files an edit changed, without building the graph."""
     imports = _scan_alone(files, set(modules), exclude_type_checking_imports, include_external_packages)
-    return {module: ModuleReading.of(found_imports, include_external_packages) for module, found_imports in imports.items()}
+    mode = "x" if include_external_packages else "i"
+    readings = {}
+    for module, direct_imports in imports.items():
+        statements = statements_of(direct_imports)
+        readings[module] = ModuleReading(signature_of(statements, mode), tuple(s[0] for s in statements))
+    return readings
 
 
 def scan_module(files: PackageFiles, module: str, exclude_type_checking_imports: bool) -> list[tuple[str, int]]:
@@ -129,7 +207,7 @@ def _scan_alone(files: PackageFiles, modules: set[str], exclude_type_checking_im
     """grimp's imports of each of `modules` that has a file, those files scanned alone (the
     package's modules known all the same, so that imports resolve as in the graph)."""
     internals = _internals()
-    found = _found_packages(files, {}, internals)
+    found = _found_packages(files, internals)
     module_files = [mf for package in found for mf in package.module_files if mf.module.name in modules]
     if not module_files:
         return {}
@@ -137,59 +215,7 @@ def _scan_alone(files: PackageFiles, modules: set[str], exclude_type_checking_im
     return {mf.module.name: found_imports for mf, found_imports in internals.scan(module_files, **options).items()}
 
 
-def _write_cache(internals: Any, cache: Any, imports: dict, module_files: Iterable) -> None:
-    """Write what this run read with what the cache still holds of the modules it did not
-    read (a partial scan must not shrink the cache a whole one wrote)."""
-    every = {mf.module: found_imports for mf, found_imports in imports.items()}
-    for module_file in module_files:
-        if module_file not in imports:
-            with contextlib.suppress(internals.CacheMiss):
-                every[module_file.module] = cache.read_imports(module_file)
-    cache.write(every)
-
-
-def _scan_reachable(internals: Any, cache: Any, by_module: dict[str, Any], starts: set[str], also: set[str], options: dict, scanned: list) -> dict:
-    """Scan the modules `starts` reach, a level at a time, and `also` (followed only once a
-    start reaches it: its imports were read with the first level, and are followed then)."""
-    imports: dict = {}
-    follow = {m for m in starts if m in by_module}
-    frontier = sorted(follow | {m for m in also if m in by_module})
-    while frontier:
-        unread = [by_module[m] for m in frontier if by_module[m] not in imports]
-        imports.update(_read_or_scan(internals, cache, unread, options, scanned))
-        onward = set()
-        for module in frontier:
-            if module not in follow:
-                continue
-            for direct in imports[by_module[module]]:
-                name = direct.imported.name
-                if name in by_module and name not in follow:
-                    follow.add(name)
-                    onward.add(name)
-        frontier = sorted(onward)
-    return imports
-
-
-def _read_or_scan(internals: Any, cache: Any, module_files: list, options: dict, scanned: list) -> dict:
-    """The imports of `module_files`, from the cache where it has them; those it scanned are
-    added to `scanned`."""
-    found: dict = {}
-    missing = []
-    for module_file in module_files:
-        if cache is None:
-            missing.append(module_file)
-            continue
-        try:
-            found[module_file] = cache.read_imports(module_file)
-        except internals.CacheMiss:
-            missing.append(module_file)
-    if missing:
-        found.update(internals.scan(missing, **options))
-        scanned.extend(missing)
-    return found
-
-
-def _found_packages(files: PackageFiles, times: dict[str, float], internals: Any) -> set:
+def _found_packages(files: PackageFiles, internals: Any) -> set:
     """grimp's FoundPackage for each directory of each root package, from layering's walk."""
     packages = set()
     for root, locations in files.roots.items():
@@ -203,45 +229,32 @@ def _found_packages(files: PackageFiles, times: dict[str, float], internals: Any
                 internals.FoundPackage(
                     name=root,
                     directory=location,
-                    module_files=frozenset(internals.ModuleFile(module=internals.Module(m), mtime=times.get(m, 0.0)) for m in modules),
+                    module_files=frozenset(internals.ModuleFile(module=internals.Module(m), mtime=0.0) for m in modules),
                     namespace_packages=namespaces,
                 )
             )
     return packages
 
 
-def _cache(internals: Any, found: set, exclude_type_checking_imports: bool, include_external_packages: bool, cache_dir: str | None) -> Any:
-    if cache_dir is None:
-        return None
-    return internals.Cache.setup(
-        file_system=internals.file_system(),
-        found_packages=found,
-        include_external_packages=include_external_packages,
-        exclude_type_checking_imports=exclude_type_checking_imports,
-        cache_dir=cache_dir,
-    )
-
-
 class _Internals:
-    """The parts of grimp's application layer this module uses, looked up once."""
+    """The parts of grimp this module uses, looked up once."""
 
     def __init__(self) -> None:
         try:
-            from grimp.adaptors.caching import Cache, CacheMiss
-            from grimp.application import scanning, usecases
-            from grimp.application.config import settings
+            import grimp
+            from grimp.application import scanning
             from grimp.application.ports.modulefinder import FoundPackage, ModuleFile
+            from grimp.domain import valueobjects
             from grimp.domain.valueobjects import Module
         except ImportError as error:
             raise GrimpInternalsChanged(str(error)) from None
-        for owner, name in ((scanning, "scan_imports"), (usecases, "_assemble_graph"), (Cache, "setup"), (Cache, "read_imports")):
-            if not callable(getattr(owner, name, None)):
-                raise GrimpInternalsChanged(f"grimp has no {name}")
-        self.Cache, self.CacheMiss, self.FoundPackage, self.ModuleFile, self.Module = Cache, CacheMiss, FoundPackage, ModuleFile, Module
-        self._scanning, self._usecases, self._settings = scanning, usecases, settings
-
-    def file_system(self) -> Any:
-        return self._settings.FILE_SYSTEM.convert_to_basic()
+        if not callable(getattr(scanning, "scan_imports", None)):
+            raise GrimpInternalsChanged("grimp has no scan_imports")
+        self.FoundPackage, self.ModuleFile, self.Module = FoundPackage, ModuleFile, Module
+        self.valueobjects = valueobjects
+        self.new_graph = grimp.ImportGraph
+        self.version = f"grimp {getattr(grimp, '__version__', '?')}"
+        self._scanning = scanning
 
     def scan(self, module_files: list, **options: Any) -> dict:
         try:
@@ -249,17 +262,14 @@ class _Internals:
         except TypeError as error:  # another signature
             raise GrimpInternalsChanged(str(error)) from None
 
-    def assemble(self, found: set, imports: dict) -> Any:
-        try:
-            return self._usecases._assemble_graph(found, imports)
-        except TypeError as error:
-            raise GrimpInternalsChanged(str(error)) from None
-
 
 _INTERNALS: list[_Internals] = []
 
 
 def _internals() -> _Internals:
-    if not _INTERNALS:
-        _INTERNALS.append(_Internals())
+    """grimp's parts, looked up again when grimp was imported anew since (pytest's in-process
+    runs drop the modules a run imported): grimp's scanner keys what it returns by the `Module`
+    class it finds now, which a stale one would not match."""
+    if not _INTERNALS or sys.modules.get(_INTERNALS[0].Module.__module__) is not _INTERNALS[0].valueobjects:
+        _INTERNALS[:] = [_Internals()]
     return _INTERNALS[0]

@@ -2,7 +2,7 @@
 
 A graph contract's verdict depends on the import graph, and the graph on the imports grimp reads
 from each file (and on which modules exist). So each file has a content digest, and each module
-read into the graph an *import signature* (`grimp_scan.import_signature`: what grimp read, no
+read into the graph an *import signature* (`grimp_scan.signature_of`: what grimp read, no
 line numbers), taken from the scan that builds the graph: no file is read twice to key a verdict.
 
 The manifest remembers, per file, its size and modification time with its digest and signature,
@@ -85,12 +85,23 @@ def library_fingerprint(name: str) -> str:
 
 def file_digest(path: str) -> str:
     """The digest of a file's bytes ("" when it cannot be read): SHA-256, which processors
-    compute in hardware, a third faster here than BLAKE2 over a package's files."""
+    compute in hardware, a third faster here than BLAKE2 over a package's files; read with
+    `os.read`, a third cheaper than through a file object."""
     try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()[:32]
+        descriptor = os.open(path, os.O_RDONLY)
+        try:
+            size = os.fstat(descriptor).st_size
+            data = os.read(descriptor, size + 1)  # a byte more than its size: read to its end
+            if len(data) > size:  # it grew meanwhile
+                parts = [data]
+                while chunk := os.read(descriptor, 1 << 20):
+                    parts.append(chunk)
+                data = b"".join(parts)
+        finally:
+            os.close(descriptor)
     except OSError:
         return ""
+    return hashlib.sha256(data).hexdigest()[:32]
 
 
 class BackgroundDigests:

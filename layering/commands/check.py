@@ -203,6 +203,8 @@ def check_settings(
 
     static = [c for c in contracts if c.type_name != "probe"]
     evidence.graph_users = sum(1 for c in static if c.needs_graph)
+    if evidence.graph_users:
+        evidence.package_files  # the graph and the result cache walk the whole package: walk it once, first
     reaches = [c.graph_reach(evidence) for c in static if c.needs_graph]
     if reaches and all(reach is not None for reach in reaches):
         evidence.graph_reach = (set().union(*(r[0] for r in reaches)), set().union(*(r[1] for r in reaches)))  # type: ignore[index]

@@ -83,12 +83,12 @@ class _Routes:
         self.excluded = excluded
         self.distance = distance
         self.following: dict[str, str] = {}
-        self.starts = sorted(
+        self.starts = [  # in no order: `shortest` orders those it builds
             (source, first)
             for source in sources
             for first in imports.get(source, ())
             if first in distance and first not in sources
-        )
+        ]
 
     def step(self, module: str) -> str:
         if module not in self.following:
@@ -221,17 +221,17 @@ def _maximum_flow(useful: dict[str, list[str]], sources: AbstractSet[str], targe
     flowing_into: dict[str, set[str]] = {}
     starts = sorted(sources)
     while True:
-        onward = _level_graph(useful, starts, targets, saturated, flowing_into)
-        if onward is None:
+        level = _levels(useful, starts, targets, saturated, flowing_into)
+        if level is None:
             return saturated, flowing_into
-        position = dict.fromkeys(onward, 0)
+        onward = _LevelGraph(useful, level, saturated, flowing_into)
         for start in starts:
             while True:
-                path = _blocking_path(start, onward, position, targets, saturated)
+                path = _blocking_path(start, onward, targets, saturated)
                 if path is None:
                     break
                 for importer, (imported, back) in path:
-                    position[importer] += 1  # a unit edge carries one unit: it is used up
+                    onward.position[importer] += 1  # a unit edge carries one unit: it is used up
                     if back:  # flow sent back along an import cancels the flow on it
                         saturated.discard((imported, importer))
                         flowing_into[importer].discard(imported)
@@ -240,38 +240,60 @@ def _maximum_flow(useful: dict[str, list[str]], sources: AbstractSet[str], targe
                         flowing_into.setdefault(imported, set()).add(importer)
 
 
-def _level_graph(
+def _levels(
     useful: dict[str, list[str]],
     starts: list[str],
     targets: AbstractSet[str],
     saturated: set[Edge],
     flowing_into: dict[str, set[str]],
-) -> dict[str, list[tuple[str, bool]]] | None:
-    """The residual edges from each module to one a step further from the sources, with
-    whether each runs back along an import carrying flow; None when no target is reached."""
+) -> dict[str, int] | None:
+    """How many residual edges each module is from the sources; None when no target is reached
+    (the flow is then maximal). Flow ends at a target: its edges are not followed."""
     level = dict.fromkeys(starts, 0)
     queue = deque(starts)
     reached = False
-    residual: dict[str, list[tuple[str, bool]]] = {}
     while queue:
         module = queue.popleft()
         if module in targets:
             reached = True
-            continue  # flow ends at a target
-        edges = [(m, False) for m in useful.get(module, ()) if (module, m) not in saturated]
-        edges += [(m, True) for m in sorted(flowing_into.get(module, ()))]
-        for following, _ in edges:
-            if following not in level:
-                level[following] = level[module] + 1
-                queue.append(following)
-        residual[module] = [(m, back) for m, back in edges if level[m] == level[module] + 1]
-    return residual if reached else None
+            continue
+        following = level[module] + 1
+        for imported in useful.get(module, ()):
+            if imported not in level and (module, imported) not in saturated:
+                level[imported] = following
+                queue.append(imported)
+        for importer in flowing_into.get(module, ()):
+            if importer not in level:
+                level[importer] = following
+                queue.append(importer)
+    return level if reached else None
+
+
+class _LevelGraph:
+    """The residual edges of one phase from each module to one a level further, with whether
+    each runs back along an import carrying flow: built for a module when a path first reaches
+    it (a phase reaches few of the modules the layering pass saw); `position` is how many of
+    them are used up or lead nowhere."""
+
+    def __init__(self, useful: dict[str, list[str]], level: dict[str, int], saturated: set[Edge], flowing_into: dict[str, set[str]]) -> None:
+        self.useful, self.level, self.saturated, self.flowing_into = useful, level, saturated, flowing_into
+        self.edges: dict[str, list[tuple[str, bool]]] = {}
+        self.position: dict[str, int] = {}
+
+    def of(self, module: str) -> list[tuple[str, bool]]:
+        if module not in self.edges:
+            following = self.level[module] + 1
+            level = self.level
+            edges = [(m, False) for m in self.useful.get(module, ()) if level.get(m) == following and (module, m) not in self.saturated]
+            edges += [(m, True) for m in sorted(self.flowing_into.get(module, ())) if level.get(m) == following]
+            self.edges[module] = edges
+            self.position[module] = 0
+        return self.edges[module]
 
 
 def _blocking_path(
     start: str,
-    onward: dict[str, list[tuple[str, bool]]],
-    position: dict[str, int],
+    onward: _LevelGraph,
     targets: AbstractSet[str],
     saturated: set[Edge],
 ) -> list[tuple[str, tuple[str, bool]]] | None:
@@ -279,11 +301,12 @@ def _blocking_path(
     (next module, back)) steps; modules found to lead nowhere are skipped from then on."""
     path: list[tuple[str, tuple[str, bool]]] = []
     module = start
+    position = onward.position
     while True:
         if module in targets:
             return path
-        edges = onward.get(module, ())
-        index = position.get(module, 0)
+        edges = onward.of(module)
+        index = position[module]
         while index < len(edges) and not _usable(module, edges[index], saturated):
             index += 1
         position[module] = index
@@ -291,7 +314,6 @@ def _blocking_path(
             path.append((module, edges[index]))
             module = edges[index][0]
             continue
-        onward[module] = []  # a dead end in this phase
         if not path:
             return None
         module, _ = path.pop()

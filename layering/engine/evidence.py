@@ -52,16 +52,17 @@ class Evidence:
         self.graph_users = 0
         self.include_external_packages = False
         self.listed_chains = 0
+        """How many chains a report lists beyond one example per import of a cut: each listed
+        chain costs the reading of its files, so the run decides it, not the renderer."""
         self.graph_reach: tuple[set[str], set[str]] | None = None
         """(starts, also) when every graph contract of the run is about what some modules reach:
         only those modules (and `also`, scanned alone) are scanned."""
         self.digests: dict[str, str] | Callable[[], dict[str, str]] | None = None
-        """Each module's content digest, when the run keeps a cache: grimp's cache is keyed by it
-        (a function that gives them once computed, when nothing is cached yet)."""
+        """Each module's content digest, when the run keeps a cache: the import cache is keyed
+        by it (a function that gives them once computed, when nothing is cached yet)."""
         self.readings: dict[str, ModuleReading] = {}
-        """What grimp read of each module the graph was built from (once it is built)."""
-        """How many chains a report lists beyond one example per import of a cut: each listed
-        chain costs the reading of its files, so the run decides it, not the renderer."""
+        """What grimp read of each module the graph was built from (once it is built, and only
+        when the run keeps a cache: the result cache keys verdicts by it)."""
         self._statements: dict[str, ImportStatements] = {}
         self._hops: dict[tuple[str, str], list[Hop]] = {}
         """The statements of each import a report shows: several groups may show one import."""
@@ -381,7 +382,7 @@ class Evidence:
             digests=self.digests,
             starts=starts,
             also=also,
-            readings=self.readings,
+            readings=self.readings if self.use_cache else None,
         )
 
     @property

@@ -14,6 +14,7 @@ import pytest
 from reliability_support import HEADER, Outcome, forbidden
 
 from layering.adapters.grimp_graph import build_graph
+from layering.adapters.import_cache import FILE_NAME, ImportCache
 
 MODULES = 120
 
@@ -71,12 +72,15 @@ def test_concurrent_runs_share_the_cache_safely(run, project):
         for outcome in (finish(first), finish(second)):
             assert summary(outcome) == expected
             assert "Traceback" not in outcome.err
-    data_files = list(cache.rglob("*.data.json"))
-    assert data_files, "the runs wrote no graph cache"
-    root = str(project.root / "src")
-    cached = build_graph(("app",), (root,), False, str(data_files[0].parent))
-    fresh = build_graph(("app",), (root,), False, None)
-    assert edges(cached) == edges(fresh)
+    import_files = list(cache.rglob(FILE_NAME))
+    assert import_files, "the runs wrote no import cache"
+    from layering.adapters.grimp_scan import _internals  # grimp's parts as this process has them now
+
+    cached = ImportCache(str(import_files[0].parent), _internals().version).load()
+    fresh = build_graph(("app",), (str(project.root / "src"),), False, None)
+    assert cached, "the import cache holds no module"
+    # the contracts' sources reach only some modules: those are scanned and kept
+    assert {(m, s[0]) for m, (_, _, statements) in cached.items() for s in statements} == {(m, t) for m, t in edges(fresh) if m in cached}
     assert summary(run({})) == expected  # a run that reads the cache the concurrent runs wrote
 
 
@@ -109,12 +113,11 @@ CORRUPTIONS = [corrupt_garbage, corrupt_truncated, corrupt_empty, corrupt_not_ut
 
 
 def cache_files(cache: Path) -> dict[str, list[Path]]:
-    """grimp's files (wherever layering keeps them in its cache directory) and layering's own."""
-    every = [p for p in cache.rglob("*.json") if p.is_file()]
-    meta = [p for p in every if p.name.endswith(".meta.json")]
-    data = [p for p in every if p.name.endswith(".data.json")]
-    own = [p for p in every if p not in meta and p not in data]
-    return {"meta": meta, "data": data, "both": meta + data, "own": own}
+    """The files of what grimp read (wherever layering keeps them in its cache directory), the
+    manifest and results, and both."""
+    imports = [p for p in cache.rglob(FILE_NAME) if p.is_file()]
+    own = [p for p in cache.rglob("*.json") if p.is_file()]
+    return {"imports": imports, "own": own, "both": imports + own}
 
 
 def cache_warnings(outcome: Outcome) -> list[str]:
@@ -122,7 +125,7 @@ def cache_warnings(outcome: Outcome) -> list[str]:
     return [line for line in lines if "cache" in line]
 
 
-@pytest.mark.parametrize("which", ["meta", "data", "both", "own"])
+@pytest.mark.parametrize("which", ["imports", "own", "both"])
 @pytest.mark.parametrize("corrupt", CORRUPTIONS, ids=lambda f: f.__name__[len("corrupt_"):])
 def test_damaged_cache_is_ignored_and_rebuilt(run, project, corrupt, which):
     files = many_modules()
@@ -135,7 +138,7 @@ def test_damaged_cache_is_ignored_and_rebuilt(run, project, corrupt, which):
     assert found[which]
     for path in found[which]:
         corrupt(path)
-    if which != "own":
+    if which == "imports":
         for path in found["own"]:  # layering's result cache would answer without the graph
             if path.name.startswith("results"):
                 path.unlink()
@@ -152,9 +155,9 @@ def test_cache_file_replaced_by_a_directory(run, project):
     files = many_modules()
     expected = summary(run(files))
     found = cache_files(project.root / ".layering_cache")
-    meta = found["meta"][0]
-    meta.unlink()
-    meta.mkdir()
+    imports = found["imports"][0]
+    imports.unlink()
+    imports.mkdir()
     for path in found["own"]:
         if path.name.startswith("results"):
             path.unlink()
