@@ -1430,6 +1430,7 @@ def write_report(path: Path, args, env: Env, corpora_info: dict, results: dict, 
     L += probe_lines
     L += verdict_section(results, scale, probes, probe_same)
     L.append("## Targets\n")
+    L.append("What limits each goal missed, with the profiles behind it: `bench/LIMITS.md`.\n")
     L += speed_targets(results)
     L += cache_targets(results)
     L += cut_targets(results)

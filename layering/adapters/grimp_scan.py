@@ -56,7 +56,7 @@ def scan_graph(
     found = _found_packages(files, internals)
     cache = ImportCache(cache_dir, internals.version) if cache_dir is not None and digests is not None else None
     known = cache.load() if cache is not None and isinstance(digests, dict) else {}
-    scanner = _Scanner(internals, found, files, include_external_packages, exclude_type_checking_imports, known, digests if isinstance(digests, dict) else {})
+    scanner = _Scanner(internals, found, include_external_packages, exclude_type_checking_imports, known, digests if isinstance(digests, dict) else {})
     if starts is None:
         scanner.read(sorted(files.files))
     else:
@@ -75,7 +75,7 @@ class _Scanner:
     """What grimp reads of the modules asked for: from the import cache where a module's digest
     is the one the cache holds, scanned otherwise (those are kept in `scanned`)."""
 
-    def __init__(self, internals: Any, found: set, files: PackageFiles, include_external_packages: bool, exclude_type_checking_imports: bool, known: dict[str, CachedModule], digests: dict[str, str]) -> None:
+    def __init__(self, internals: Any, found: set, include_external_packages: bool, exclude_type_checking_imports: bool, known: dict[str, CachedModule], digests: dict[str, str]) -> None:
         self._internals = internals
         self._by_module = {mf.module.name: mf for package in found for mf in package.module_files}
         self._options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)

@@ -129,6 +129,44 @@ def digest_of(parts: Any) -> str:
     return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
 
 
+class OptionsRead:
+    """`<directory>/options-read.json`: the digests of the configurations whose contract options
+    a run read through import-linter without a problem (the newest few). The digest names the
+    configuration file's bytes, layering's and import-linter's versions: the same options then
+    read the same, so a later run need not import import-linter to read them again."""
+
+    KEPT = 8
+
+    def __init__(self, directory: str, fingerprint: str) -> None:
+        self.path = os.path.join(directory, "options-read.json")
+        self.fingerprint = fingerprint
+
+    def _known(self) -> list[str]:
+        try:
+            with open(self.path, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, ValueError):
+            return []
+        return [d for d in data if isinstance(d, str)] if isinstance(data, list) else []
+
+    def read_before(self) -> bool:
+        return self.fingerprint in self._known()
+
+    def remember(self) -> None:
+        """Add this configuration (atomically; a directory that cannot be written is no error:
+        the options are read again next time)."""
+        known = [self.fingerprint] + [d for d in self._known() if d != self.fingerprint]
+        if prepare(os.path.dirname(self.path)) is not None:
+            return
+        try:
+            descriptor, temporary = tempfile.mkstemp(prefix=".options-read-", dir=os.path.dirname(self.path))
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(known[: self.KEPT]))
+            os.replace(temporary, self.path)
+        except OSError:
+            pass
+
+
 class ResultCache:
     """`<directory>/manifest.json` (the files' states) and `results-<key>.json` (verdicts of a
     set of contracts for a set of import signatures); every failure is a miss, said once."""

@@ -18,6 +18,7 @@ from layering.engine.config import Settings
 from layering.engine.evidence import Evidence
 
 if TYPE_CHECKING:
+    from layering.adapters.result_cache import OptionsRead
     from layering.contracts._common import Contract
 
 UNREADABLE_SOURCE = "LY040"
@@ -50,6 +51,7 @@ def load_contracts(
         where = "[importlinter:contract:ID] sections" if settings.file_format == "ini" else "[[contracts]] tables"
         problems.append(Problem(settings.path, 0, f"no contracts: a configuration without {where} checks nothing", hint="add a contract (see the README)"))
     contracts = _build(settings, problems)
+    options_read = _read_importlinter_options(contracts, settings, evidence.use_cache)
     try:
         selected, skipped = _selection(contracts, contract_ids, probes, settings)
     except ConfigError as error:
@@ -60,7 +62,38 @@ def load_contracts(
     problems.extend(p for c in contracts for p in c.problems)
     if problems:
         raise ConfigError(problems)
+    if options_read is not None:
+        options_read.remember()
     return selected, skipped
+
+
+def _read_importlinter_options(contracts: list["Contract"], settings: Settings, use_cache: bool) -> "OptionsRead | None":
+    """Read the options of import-linter's contract types now, so that every problem of the
+    file is said at once; unless a run with the cache already read this very configuration
+    without a problem (then each reads them when it is decided, and a run whose verdicts all
+    come from the cache never imports import-linter). The record to keep once the whole
+    configuration loads, or None."""
+    from layering.contracts._importlinter import ImportLinterContract
+
+    readers = [c for c in contracts if isinstance(c, ImportLinterContract)]
+    if not readers:
+        return None
+    record = _options_record(settings) if use_cache else None
+    trusted = record is not None and record.read_before()
+    for contract in readers:
+        if not (trusted and contract.options_read_before_count):
+            contract.read_options()
+    return None if trusted else record
+
+
+def _options_record(settings: Settings) -> "OptionsRead | None":
+    from layering import __version__
+    from layering.adapters import result_cache
+
+    if not settings.cache_dir:
+        return None
+    fingerprint = result_cache.digest_of([__version__, result_cache.library_fingerprint("importlinter"), result_cache.file_digest(settings.path), settings.root_packages, settings.include_external_packages])
+    return result_cache.OptionsRead(settings.cache_dir, fingerprint)
 
 
 def _build(settings: Settings, problems: list[Problem]) -> list["Contract"]:

@@ -30,6 +30,7 @@ class PluginContract(ImportLinterContract):
 
     violation_code = "LY017"
     plugin: "PluginType"
+    options_read_before_count = False  # the plugin's module may have changed since
 
     def _class(self) -> Any:
         from importlinter.domain.contract import Contract as ImportLinterBase

@@ -1,0 +1,78 @@
+"""import-linter's contract types read their options through import-linter's classes: a run
+whose verdicts all come from the cache does not import import-linter when the same
+configuration read well before, and any change of the file reads them again."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+PACKAGE = {
+    "src/app/__init__.py": "",
+    "src/app/hi/__init__.py": "",
+    "src/app/hi/a.py": "from app.lo import b\n",
+    "src/app/lo/__init__.py": "",
+    "src/app/lo/b.py": "X = 1\n",
+}
+
+CONTRACTS = """\
+root_packages = ["app"]
+source_roots = ["src"]
+
+[[contracts]]
+id = "layers"
+type = "layers"
+layers = ["app.hi", "app.lo"]
+{extra}
+[[contracts]]
+id = "independence"
+type = "independence"
+modules = ["app.hi", "app.lo"]
+"""
+
+
+def imported_modules(stderr: str) -> set[str]:
+    """The modules `python -X importtime` says the run imported."""
+    return {m.group(1) for m in re.finditer(r"^import time:\s+\d+ \|\s+\d+ \|\s+(\S+)$", stderr, re.M)}
+
+
+def check_importtime(project, *args: str) -> subprocess.CompletedProcess:
+    """`layering check ARGS` in a subprocess that says what it imports."""
+    return subprocess.run([sys.executable, "-X", "importtime", "-m", "layering", "check", *args], cwd=project.root, capture_output=True, text=True, timeout=120)
+
+
+def test_a_run_answered_from_the_cache_does_not_import_import_linter(project):
+    project.write({**PACKAGE, "contracts.toml": CONTRACTS.format(extra="")})
+    first = check_importtime(project)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert "importlinter" in imported_modules(first.stderr)
+    second = check_importtime(project)
+    assert second.returncode == 1
+    assert second.stdout == first.stdout
+    assert not {m for m in imported_modules(second.stderr) if m.split(".")[0] in ("importlinter", "rich")}
+    # a changed import decides the contracts again: import-linter is imported to do it
+    (project.root / "src/app/lo/b.py").write_text("from app.hi import a\n")
+    third = check_importtime(project)
+    assert "importlinter" in imported_modules(third.stderr)
+    assert third.stdout == project.check("--no-cache").stdout
+
+
+def test_an_option_added_after_a_clean_run_is_still_rejected(project):
+    project.write({**PACKAGE, "contracts.toml": CONTRACTS.format(extra="")})
+    assert project.check().returncode == 1
+    project.write({"contracts.toml": CONTRACTS.format(extra="exhaustiv = true\n")})
+    rejected = project.check()
+    assert rejected.returncode == 2, rejected.stdout + rejected.stderr
+    assert "contracts.toml:8" in rejected.stdout + rejected.stderr
+    assert "option 'exhaustiv': Unrecognized option" in rejected.stdout + rejected.stderr
+    # and put back as it was, the configuration read well before is trusted again
+    project.write({"contracts.toml": CONTRACTS.format(extra="")})
+    assert project.check().returncode == 1
+
+
+def test_without_the_cache_the_options_are_read_every_run(project):
+    project.write({**PACKAGE, "contracts.toml": CONTRACTS.format(extra="")})
+    assert project.check().returncode == 1
+    imported = imported_modules(check_importtime(project, "--no-cache").stderr)
+    assert "importlinter" in imported
