@@ -60,10 +60,11 @@ def chains_and_cut(
     `importers_of(imports)`, built once, so no pair pays for a pass over the whole graph."""
     sources = frozenset(sources) - excluded
     targets = frozenset(targets) - sources - excluded
-    distance = _distances_to(importers if importers is not None else importers_of(imports), sources, targets, excluded)
+    importers = importers if importers is not None else importers_of(imports)
+    distance = _distances_to(importers, sources, targets, excluded)
     routes = _Routes(imports, sources, excluded, distance)
     useful = _useful_edges(imports, sources, targets, excluded, distance)
-    cut = _cut_nearest_targets(useful, sources, targets)
+    cut = _cut_nearest_targets(useful, importers, sources, targets)
     if not cut:
         return ChainsAndCut(len(routes.starts), (), {}, {}, (), 0)
     example = {edge: _shortest_chain_through(useful, sources, targets, edge) for edge in cut}
@@ -170,7 +171,7 @@ def _distances_to(importers: Importers, sources: AbstractSet[str], targets: Abst
     return distance
 
 
-def _cut_nearest_targets(useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str]) -> list[Edge]:
+def _cut_nearest_targets(useful: dict[str, list[str]], importers: Importers, sources: AbstractSet[str], targets: AbstractSet[str]) -> list[Edge]:
     """The fewest imports whose removal leaves no chain from `sources` to `targets`, sorted.
 
     Max-flow with unit capacity per importing module pair over the imports that lie on some
@@ -179,8 +180,8 @@ def _cut_nearest_targets(useful: dict[str, list[str]], sources: AbstractSet[str]
     """
     if not useful:
         return []
-    saturated, flowing_into = _maximum_flow(useful, sources, targets)
-    near_targets = _reaching_targets(useful, targets, saturated, flowing_into)
+    saturated = _maximum_flow(useful, sources, targets)
+    near_targets = _reaching_targets(useful, importers, sources, targets, saturated)
     return sorted((a, b) for a, b in saturated if a not in near_targets and b in near_targets)
 
 
@@ -212,18 +213,18 @@ def _useful_edges(
     return useful
 
 
-def _maximum_flow(useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str]) -> tuple[set[Edge], dict[str, set[str]]]:
+def _maximum_flow(useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str]) -> set[Edge]:
     """A maximum flow, unit capacity per import, from the sources to the targets (Dinic's
     method: a breadth-first pass layers the residual graph, then depth-first passes send flow
-    along it until it is blocked): the imports that carry flow, and for each module the
-    importers whose flow enters it. Any maximum flow leaves the same cut nearest the targets."""
+    along it until it is blocked): the imports that carry flow. Any maximum flow leaves the
+    same cut nearest the targets."""
     saturated: set[Edge] = set()
     flowing_into: dict[str, set[str]] = {}
     starts = sorted(sources)
     while True:
         level = _levels(useful, starts, targets, saturated, flowing_into)
         if level is None:
-            return saturated, flowing_into
+            return saturated
         onward = _LevelGraph(useful, level, saturated, flowing_into)
         for start in starts:
             while True:
@@ -327,28 +328,32 @@ def _usable(module: str, edge: tuple[str, bool], saturated: set[Edge]) -> bool:
 
 def _reaching_targets(
     useful: dict[str, list[str]],
+    importers: Importers,
+    sources: AbstractSet[str],
     targets: AbstractSet[str],
     saturated: set[Edge],
-    flowing_into: dict[str, set[str]],
 ) -> set[str]:
-    """The modules from which a target can be reached in the residual graph."""
-    importers: dict[str, list[str]] = {}
-    for importer, imported in useful.items():
-        for module in imported:
-            if (importer, module) not in saturated:
-                importers.setdefault(module, []).append(importer)
-    for imported, importers_with_flow in flowing_into.items():
-        # A residual back edge imported -> importer lets `imported` reach what `importer` reaches.
-        for importer in importers_with_flow:
-            importers.setdefault(importer, []).append(imported)
+    """The modules from which a target can be reached in the residual graph, walked back from
+    the targets on the graph's own importers (an import is useful when its importer is a key of
+    `useful` and it runs into no source): no index of the useful imports is built per pair."""
+    sending: dict[str, list[str]] = {}
+    for importer, imported in saturated:
+        sending.setdefault(importer, []).append(imported)
     reaching = set(targets)
     queue = deque(sorted(targets))
     while queue:
         module = queue.popleft()
-        for importer in importers.get(module, ()):
-            if importer not in reaching:
-                reaching.add(importer)
-                queue.append(importer)
+        if module not in sources:
+            for importer in importers.get(module, ()):
+                if importer not in reaching and importer in useful and (importer, module) not in saturated:
+                    reaching.add(importer)
+                    queue.append(importer)
+        # A residual back edge runs against each import that carries flow: from its imported
+        # module to its importer, so the importer reaches what the imported module reaches.
+        for imported in sending.get(module, ()):
+            if imported not in reaching:
+                reaching.add(imported)
+                queue.append(imported)
     return reaching
 
 
