@@ -12,13 +12,13 @@ empty too, and `damaged` says so (the graph is then scanned again and the file r
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
 import shutil
 import sys
-import tempfile
 from typing import Any
+
+from layering.adapters.result_cache import write_atomically
 
 FORMAT = 1
 FILE_NAME = "imports.marshal"
@@ -65,15 +65,7 @@ class ImportCache:
         place (it was read as damaged) is removed first."""
         if os.path.isdir(self.path) and not os.path.islink(self.path):
             shutil.rmtree(self.path, ignore_errors=True)
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{FILE_NAME}-", dir=os.path.dirname(self.path))
-        try:
-            with os.fdopen(descriptor, "wb") as handle:
-                marshal.dump((self._header, modules), handle)
-            os.replace(temporary, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.remove(temporary)
-            raise
+        write_atomically(self.path, marshal.dumps((self._header, modules)))
 
 
 def _well_formed(entry: Any) -> bool:

@@ -17,6 +17,7 @@ said once.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -104,6 +105,21 @@ def file_digest(path: str) -> str:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
+def write_atomically(path: str, data: bytes) -> None:
+    """Replace `path` by `data`: written to a temporary file beside it, then renamed over it, so
+    that a concurrent run reads the old file or the new one, never half of one (OSError when it
+    cannot be written; the temporary file is not left behind)."""
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}-", dir=os.path.dirname(path) or ".")
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        raise
+
+
 class BackgroundDigests:
     """The digests of many files, read and hashed on a thread while the graph is scanned
     (grimp's scanner lets go of the interpreter): a run with nothing cached does not wait
@@ -158,13 +174,8 @@ class OptionsRead:
         known = [self.fingerprint] + [d for d in self._known() if d != self.fingerprint]
         if prepare(os.path.dirname(self.path)) is not None:
             return
-        try:
-            descriptor, temporary = tempfile.mkstemp(prefix=".options-read-", dir=os.path.dirname(self.path))
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                handle.write(json.dumps(known[: self.KEPT]))
-            os.replace(temporary, self.path)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            write_atomically(self.path, json.dumps(known[: self.KEPT]).encode())
 
 
 class ResultCache:
@@ -284,10 +295,7 @@ class ResultCache:
 
     def _write(self, name: str, data: Any) -> None:
         try:
-            descriptor, temporary = tempfile.mkstemp(prefix=f".{name}-", dir=self.directory)
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                handle.write(json.dumps(data))  # one C-encoded string: json.dump encodes in Python
-            os.replace(temporary, self._path(name))
+            write_atomically(self._path(name), json.dumps(data).encode())  # one C-encoded string: json.dump encodes in Python
         except OSError as error:
             self._unwritable = f"the cache directory {self.directory} is not writable ({error.strerror}); running without a cache"
 

@@ -44,19 +44,7 @@ def decide_with_cache(
     """The results of the graph `contracts`, what the cache itself has to say, and each
     contract's warnings, reusing cached ones where the package's imports allow it; `decide`
     decides one contract afresh."""
-    from layering import __version__
-
-    settings_key = result_cache.digest_of(
-        [
-            __version__,
-            result_cache.library_fingerprint("grimp"),
-            result_cache.library_fingerprint("importlinter"),
-            settings.root_packages,
-            settings.source_roots,
-            settings.exclude_type_checking_imports,
-            settings.include_external_packages,
-        ]
-    )
+    settings_key = settings_digest(settings)
     cache = result_cache.ResultCache(settings.cache_dir, settings_key)  # type: ignore[arg-type]
     files = evidence.package_files
     # The configuration's text too, not only its options: results hold lines of it (a contract's
@@ -87,6 +75,24 @@ def decide_with_cache(
         run.store(key, modules, results)
     cache.store_manifest(run.states, {**{m: r.signature for m, r in run.learned.items()}, **{m: r.signature for m, r in evidence.readings.items()}}, modules)
     return results, cache.warnings, run.warnings
+
+
+def settings_digest(settings: Settings) -> str:
+    """What every cached result depends on beyond the package and the contracts: layering's,
+    grimp's and import-linter's versions and the run-wide settings."""
+    from layering import __version__
+
+    return result_cache.digest_of(
+        [
+            __version__,
+            result_cache.library_fingerprint("grimp"),
+            result_cache.library_fingerprint("importlinter"),
+            settings.root_packages,
+            settings.source_roots,
+            settings.exclude_type_checking_imports,
+            settings.include_external_packages,
+        ]
+    )
 
 
 class _CachedRun:

@@ -87,13 +87,13 @@ def _read_importlinter_options(contracts: list["Contract"], settings: Settings, 
 
 
 def _options_record(settings: Settings) -> "OptionsRead | None":
-    from layering import __version__
+    """The record for this configuration file's bytes under the cache's settings digest."""
     from layering.adapters import result_cache
+    from layering.commands.cached_check import settings_digest
 
     if not settings.cache_dir:
         return None
-    fingerprint = result_cache.digest_of([__version__, result_cache.library_fingerprint("importlinter"), result_cache.file_digest(settings.path), settings.root_packages, settings.include_external_packages])
-    return result_cache.OptionsRead(settings.cache_dir, fingerprint)
+    return result_cache.OptionsRead(settings.cache_dir, result_cache.digest_of([settings_digest(settings), result_cache.file_digest(settings.path)]))
 
 
 def _build(settings: Settings, problems: list[Problem]) -> list["Contract"]:
