@@ -171,8 +171,8 @@ CACHE_DIRS = {"layering": ".layering_cache", "import-linter": ".import_linter_ca
 CACHE_WRITERS = {
     "grimp/adaptors/caching.py": re.compile(r"_?write\w*"),
     "layering/adapters/import_cache.py": re.compile(r"write"),
-    # __call__ waits for the content digests that key the cache (hashed on a thread meanwhile)
-    "layering/adapters/result_cache.py": re.compile(r"prepare|store\w*|_?write\w*|__call__"),
+    # __call__ and hashed wait for the content digests that key the cache (hashed on a thread meanwhile)
+    "layering/adapters/result_cache.py": re.compile(r"prepare|store\w*|_?write\w*|__call__|hashed"),
 }
 
 # 20 runtime probes on the installed Django: "django.X must not load django.db".

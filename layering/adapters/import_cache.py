@@ -18,7 +18,7 @@ import shutil
 import sys
 from typing import Any
 
-from layering.adapters.result_cache import write_atomically
+from layering.adapters.result_cache import MARSHAL_VERSION, write_atomically
 
 FORMAT = 1
 FILE_NAME = "imports.marshal"
@@ -65,7 +65,7 @@ class ImportCache:
         place (it was read as damaged) is removed first."""
         if os.path.isdir(self.path) and not os.path.islink(self.path):
             shutil.rmtree(self.path, ignore_errors=True)
-        write_atomically(self.path, marshal.dumps((self._header, modules)))
+        write_atomically(self.path, marshal.dumps((self._header, modules), MARSHAL_VERSION))
 
 
 def _well_formed(entry: Any) -> bool:

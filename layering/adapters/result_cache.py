@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import importlib.util
 import json
+import marshal
 import os
 import sys
 import tempfile
@@ -29,7 +30,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-FORMAT = 5
+FORMAT = 6
+MANIFEST = "manifest.marshal"
+RESULTS_SUFFIX = ".marshal"
+MARSHAL_VERSION = 4
+"""The cache's files are plain data in `marshal`'s format 4, which every Python layering runs
+on reads and writes: four to six times faster to write than JSON (homeassistant's manifest,
+2.3 MB: 9 ms against 36 ms), and loaded twice as fast."""
 RACY_NS = 2_000_000_000
 KEPT_RESULTS = 8
 
@@ -85,15 +92,24 @@ def library_fingerprint(name: str) -> str:
 
 
 def file_digest(path: str) -> str:
-    """The digest of a file's bytes ("" when it cannot be read): SHA-256, which processors
-    compute in hardware, a third faster here than BLAKE2 over a package's files; read with
-    `os.read`, a third cheaper than through a file object."""
+    """The digest of a file's bytes ("" when it cannot be read)."""
+    return hashed_file(path)[0]
+
+
+def hashed_file(path: str) -> tuple[str, list | None]:
+    """The digest of a file's bytes and its stamp (`FileState.stamp`), both from the descriptor
+    the bytes were read through, so that the stamp names this content even when the file is
+    written meanwhile (the stamp is None then, and when it cannot be read; the digest "" when
+    it cannot be read). SHA-256, which processors compute in hardware, a third faster here than
+    BLAKE2 over a package's files; read with `os.read`, a third cheaper than a file object."""
     try:
         descriptor = os.open(path, os.O_RDONLY)
         try:
-            size = os.fstat(descriptor).st_size
-            data = os.read(descriptor, size + 1)  # a byte more than its size: read to its end
-            if len(data) > size:  # it grew meanwhile
+            status = os.fstat(descriptor)
+            data = os.read(descriptor, status.st_size + 1)  # a byte more than its size: read to its end
+            stamp: list | None = [path, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns]
+            if len(data) != status.st_size:  # written meanwhile
+                stamp = None
                 parts = [data]
                 while chunk := os.read(descriptor, 1 << 20):
                     parts.append(chunk)
@@ -101,8 +117,8 @@ def file_digest(path: str) -> str:
         finally:
             os.close(descriptor)
     except OSError:
-        return ""
-    return hashlib.sha256(data).hexdigest()[:32]
+        return "", None
+    return hashlib.sha256(data).hexdigest()[:32], stamp
 
 
 def write_atomically(path: str, data: bytes) -> None:
@@ -127,17 +143,27 @@ class BackgroundDigests:
 
     def __init__(self, files: dict[str, str]) -> None:
         self._files = files
+        self._hashed: dict[str, tuple[str, list | None]] = {}
         self._digests: dict[str, str] = {}
         self._thread = threading.Thread(target=self._hash, name="layering-digests", daemon=True)
         self._thread.start()
 
     def _hash(self) -> None:
-        self._digests.update((module, file_digest(path)) for module, path in self._files.items())
+        if sys.platform.startswith("linux"):  # where a thread has a nice value of its own
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        self._hashed.update((module, hashed_file(path)) for module, path in self._files.items())
+        self._digests.update((module, digest) for module, (digest, _) in self._hashed.items())
 
     def __call__(self) -> dict[str, str]:
         """Every file's digest, once they are all read."""
         self._thread.join()
         return self._digests
+
+    def hashed(self) -> dict[str, tuple[str, list | None]]:
+        """Every file's digest and stamp (`hashed_file`), once they are all read."""
+        self._thread.join()
+        return self._hashed
 
 
 def digest_of(parts: Any) -> str:
@@ -179,7 +205,7 @@ class OptionsRead:
 
 
 class ResultCache:
-    """`<directory>/manifest.json` (the files' states) and `results-<key>.json` (verdicts of a
+    """`<directory>/manifest.marshal` (the files' states) and `results-<key>.marshal` (verdicts of a
     set of contracts for a set of import signatures); every failure is a miss, said once."""
 
     def __init__(self, directory: str, settings_key: str) -> None:
@@ -207,12 +233,13 @@ class ResultCache:
         """Whether the manifest has any file's state (else every file must be read)."""
         return bool(self._load_manifest().get("files"))
 
-    def file_states(self, files: dict[str, str], digests: dict[str, str] | None = None) -> dict[str, FileState]:
-        """Every module's file state: from the manifest where its stamp (path, size, times and
-        inode) says it is unchanged (and it was not written just before the manifest), read and
-        hashed again otherwise (keeping the manifest's signature where the content is as it
-        was), unless `digests` has it. The change time and inode catch what the modification
-        time alone misses: a time set back after an edit, files swapped by renames."""
+    def file_states(self, files: dict[str, str], hashed: dict[str, tuple[str, list | None]] | None = None) -> dict[str, FileState]:
+        """Every module's file state: from `hashed` (`BackgroundDigests.hashed`) where it has
+        the file, else from the manifest where its stamp (path, size, times and inode) says it
+        is unchanged (and it was not written just before the manifest), read and hashed again
+        otherwise; the manifest's signature kept where the content is as it was. The change
+        time and inode catch what the modification time alone misses: a time set back after an
+        edit, files swapped by renames."""
         manifest = self._load_manifest()
         known: dict[str, list] = manifest.get("files", {})
         racy_from = manifest.get("written_ns", 0) - RACY_NS
@@ -221,18 +248,22 @@ class ResultCache:
             before = known.get(module)
             if not (isinstance(before, list) and len(before) == 3 and isinstance(before[0], list)):
                 before = None
-            try:
-                status = os.stat(path)
-            except OSError:
-                states[module] = FileState(path, [], "unreadable", "")
-                continue
-            stamp = [path, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns]
-            if before is not None and before[0] == stamp and max(status.st_mtime_ns, status.st_ctime_ns) < racy_from:
-                states[module] = FileState(path, stamp, before[1], before[2])
-                continue
-            digest = (digests.get(module) if digests else None) or file_digest(path) or "unreadable"
+            if hashed is not None and module in hashed:
+                digest, read_stamp = hashed[module]
+            else:
+                try:
+                    status = os.stat(path)
+                except OSError:
+                    states[module] = FileState(path, [], "unreadable", "")
+                    continue
+                stamp = [path, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns]
+                if before is not None and before[0] == stamp and max(status.st_mtime_ns, status.st_ctime_ns) < racy_from:
+                    states[module] = FileState(path, stamp, before[1], before[2])
+                    continue
+                digest, read_stamp = hashed_file(path)
+            digest = digest or "unreadable"
             signature = before[2] if before is not None and before[1] == digest else ""
-            states[module] = FileState(path, stamp, digest, signature)
+            states[module] = FileState(path, read_stamp or [], digest, signature)
         return states
 
     def store_manifest(self, states: dict[str, FileState], signatures: dict[str, str], modules: str) -> None:
@@ -240,7 +271,7 @@ class ResultCache:
         not read into its graph keeps the signature the manifest had for its content), and the
         digest of the module set they were read with."""
         files = {module: [s.stamp, s.digest, signatures.get(module, s.signature)] for module, s in states.items()}
-        self._write("manifest.json", {"format": FORMAT, "key": self.settings_key, "written_ns": time.time_ns(), "files": files, "modules": modules})
+        self._write(MANIFEST, {"format": FORMAT, "key": self.settings_key, "written_ns": time.time_ns(), "files": files, "modules": modules})
 
     def modules_changed(self, modules: str) -> bool:
         """Whether the module set is not the one the files were last read with: an import of an
@@ -250,7 +281,7 @@ class ResultCache:
 
     def _load_manifest(self) -> dict[str, Any]:
         if self._manifest is None:
-            data = self._read("manifest.json")
+            data = self._read(MANIFEST)
             valid = isinstance(data, dict) and data.get("format") == FORMAT and data.get("key") == self.settings_key
             self._manifest = data if valid and isinstance(data.get("files"), dict) else {}
         return self._manifest
@@ -258,24 +289,24 @@ class ResultCache:
     # --- the verdicts ---------------------------------------------------------------------
 
     def load(self, key: str) -> dict[str, Any] | None:
-        data = self._read(f"results-{key}.json")
+        data = self._read(f"results-{key}{RESULTS_SUFFIX}")
         if data is None:
             return None
         fields = (("results", list), ("warnings", list), ("reach", list), ("depends", dict), ("shown", dict), ("modules", str))
         if not isinstance(data, dict) or data.get("format") != FORMAT or not all(isinstance(data.get(k), t) for k, t in fields):
-            self._damaged.append(f"results-{key}.json")
+            self._damaged.append(f"results-{key}{RESULTS_SUFFIX}")
             return None
         return data
 
     def damaged(self, key: str) -> None:
         """The results under `key` could not be used: say so once, rebuild them."""
-        self._damaged.append(f"results-{key}.json")
+        self._damaged.append(f"results-{key}{RESULTS_SUFFIX}")
 
     def store(self, key: str, entry: dict[str, Any]) -> None:
         """Keep the verdicts of a set of contracts (`results`, each contract's `warnings` and
         `reach`), what they depend on (`modules`, `depends`) and the digest of each file whose
         lines they show (`shown`: a later run re-reads those lines where a file changed)."""
-        self._write(f"results-{key}.json", {"format": FORMAT, **entry})
+        self._write(f"results-{key}{RESULTS_SUFFIX}", {"format": FORMAT, **entry})
         self._keep_newest_results()
 
     # --- files on disk --------------------------------------------------------------------
@@ -285,17 +316,17 @@ class ResultCache:
 
     def _read(self, name: str) -> Any:
         try:
-            with open(self._path(name), encoding="utf-8") as handle:
-                return json.load(handle)
+            with open(self._path(name), "rb") as handle:
+                return marshal.load(handle)
         except FileNotFoundError:
             return None
-        except (OSError, ValueError):
+        except (OSError, EOFError, ValueError, TypeError):
             self._damaged.append(name)
             return None
 
     def _write(self, name: str, data: Any) -> None:
         try:
-            write_atomically(self._path(name), json.dumps(data).encode())  # one C-encoded string: json.dump encodes in Python
+            write_atomically(self._path(name), marshal.dumps(data, MARSHAL_VERSION))
         except OSError as error:
             self._unwritable = f"the cache directory {self.directory} is not writable ({error.strerror}); running without a cache"
 
@@ -303,7 +334,7 @@ class ResultCache:
         """Keep the newest few result files (one per set of contracts a team checks, as
         `--contract` and pytest select them); older keys rarely match again."""
         try:
-            names = [n for n in os.listdir(self.directory) if n.startswith("results-") and n.endswith(".json")]
+            names = [n for n in os.listdir(self.directory) if n.startswith("results-") and n.endswith(RESULTS_SUFFIX)]
             names.sort(key=lambda n: os.stat(self._path(n)).st_mtime_ns, reverse=True)
             for name in names[KEPT_RESULTS:]:
                 os.remove(self._path(name))

@@ -60,7 +60,7 @@ def decide_with_cache(
         evidence.digests = digests
         run = _CachedRun(contracts, evidence, settings, cache, {}, decide)
         results = run.decide_all()
-        run.states = cache.file_states(files.files, digests())
+        run.states = cache.file_states(files.files, digests.hashed())
     else:
         states = cache.file_states(files.files)
         evidence.digests = {module: state.digest for module, state in states.items()}

@@ -5,13 +5,14 @@ too; an edit of an import decides again. Cached and uncached reports are always 
 from __future__ import annotations
 
 import glob
-import json
 import os
 import random
 import shutil
 
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
+
+from cache_support import mark_first_verdict
 
 PACKAGE = {
     "src/app/__init__.py": "",
@@ -37,19 +38,9 @@ layers = ["app.c", "app.d"]
 """
 
 
-def results_file(project) -> str:
-    [path] = glob.glob(str(project.root / ".layering_cache" / "results-*.json"))
-    return path
-
-
 def tamper(project) -> None:
     """Mark the cached verdict of the first contract as kept: a run that prints it reused it."""
-    path = results_file(project)
-    with open(path) as handle:
-        data = json.load(handle)
-    data["results"][0]["verdict"] = "kept"
-    with open(path, "w") as handle:
-        json.dump(data, handle)
+    mark_first_verdict(project.root, "kept")
 
 
 def test_a_body_edit_reuses_the_verdicts_and_moves_the_lines(project):

@@ -6,11 +6,11 @@ cache was read; a run that returns the true one after a change proves it was inv
 
 from __future__ import annotations
 
-import glob
-import json
 import os
 
 import pytest
+
+from cache_support import mark_first_verdict, results_file
 
 import layering
 from layering.adapters import result_cache
@@ -50,12 +50,7 @@ def verdict(tree) -> str:
 
 
 def tamper(tree) -> None:
-    [path] = glob.glob(str(tree.root / ".layering_cache" / "results-*.json"))
-    with open(path) as handle:
-        data = json.load(handle)
-    data["results"][0]["verdict"] = "broken"
-    with open(path, "w") as handle:
-        json.dump(data, handle)
+    mark_first_verdict(tree.root, "broken")
 
 
 def test_unchanged_run_reads_the_cache(tree):
@@ -97,9 +92,8 @@ def test_grimp_version_change_misses_the_cache(tree, monkeypatch):
 
 def test_garbage_cache_is_ignored_with_a_warning(tree):
     assert verdict(tree) == "kept"
-    [path] = glob.glob(str(tree.root / ".layering_cache" / "results-*.json"))
-    with open(path, "w") as handle:
-        handle.write("{not json")
+    with open(results_file(tree.root), "w") as handle:
+        handle.write("{not marshal")
     report = check_settings(locate_settings(str(tree.root / "contracts.toml")))
     assert report.results[0].verdict.value == "kept"
     assert any("was damaged" in w and "rebuilt it" in w for w in report.warnings)

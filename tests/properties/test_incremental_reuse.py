@@ -13,7 +13,6 @@ compare a cached run with an uncached one after each.
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import shutil
@@ -22,6 +21,8 @@ from dataclasses import dataclass, field, replace
 import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
+
+from cache_support import cached_results, mark_first_verdict
 
 HUNT = os.environ.get("LAYERING_HYPOTHESIS_PROFILE") == "large"
 EXAMPLES = 300 if HUNT else 12
@@ -638,13 +639,8 @@ def test_an_import_no_chain_of_a_contract_reaches_keeps_its_cached_verdict(proje
     assert first.returncode == 1
     assert "[hi-no-lo] BROKEN" in first.stdout  # app.hi.a -> app.mid.a -> app.lo.a
     assert "src/app/lo/b.py:1: LY011 app.lo.b imports app.hi.a" in first.stdout
-    [path] = glob.glob(str(project.root / ".layering_cache" / "results-*.json"))
-    with open(path) as handle:
-        data = json.load(handle)
-    assert data["results"][0]["verdict"] == "broken"
-    data["results"][0]["verdict"] = "kept"  # a run that prints "kept" reused it
-    with open(path, "w") as handle:
-        json.dump(data, handle)
+    assert cached_results(project.root)["results"][0]["verdict"] == "broken"
+    mark_first_verdict(project.root, "kept")
     # app.hi reaches app.mid.a and app.lo.a, never app.lo.b: this import is on no chain of hi-no-lo,
     # and it is a new violation of the layers contract.
     (project.root / "src/app/lo/b.py").write_text("from app.hi import a\nfrom app.mid import b\n\nX = 1\n")

@@ -3,6 +3,7 @@ The cache may only ever make a run faster: never a different result, never a cra
 
 from __future__ import annotations
 
+import marshal
 import os
 import random
 import re
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from reliability_support import HEADER, Outcome, forbidden
 
+from layering.adapters import result_cache
 from layering.adapters.grimp_graph import build_graph
 from layering.adapters.import_cache import FILE_NAME, ImportCache
 
@@ -102,11 +104,11 @@ def corrupt_not_utf8(path: Path) -> None:
 
 
 def corrupt_wrong_shape(path: Path) -> None:
-    path.write_text("[1, 2, 3]")
+    path.write_bytes(marshal.dumps([1, 2, 3]))
 
 
 def corrupt_wrong_values(path: Path) -> None:
-    path.write_text('{"app.m1": "yesterday", "app.m2": null}' if path.name.endswith(".meta.json") else '{"imports_by_module": 3, "version": 2}')
+    path.write_bytes(marshal.dumps({"app.m1": "yesterday", "format": None, "files": 3, "results": {"a": 1}}))
 
 
 CORRUPTIONS = [corrupt_garbage, corrupt_truncated, corrupt_empty, corrupt_not_utf8, corrupt_wrong_shape, corrupt_wrong_values]
@@ -116,7 +118,7 @@ def cache_files(cache: Path) -> dict[str, list[Path]]:
     """The files of what grimp read (wherever layering keeps them in its cache directory), the
     manifest and results, and both."""
     imports = [p for p in cache.rglob(FILE_NAME) if p.is_file()]
-    own = [p for p in cache.rglob("*.json") if p.is_file()]
+    own = [p for p in [*cache.rglob(result_cache.MANIFEST), *cache.rglob(f"results-*{result_cache.RESULTS_SUFFIX}")] if p.is_file()]
     return {"imports": imports, "own": own, "both": imports + own}
 
 
