@@ -445,5 +445,13 @@ class ProgressLine:
 
 
 def run() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+    """Console-script entry point. Once the output is out, the process leaves without freeing
+    what the run built, as mypy's does: tearing a large package's graph and caches down object
+    by object took 0.07 to 0.18 s of a 1.7 s run on transformers."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a reader that went away (`| head`): nothing more to say to it
+        pass
+    os._exit(code)

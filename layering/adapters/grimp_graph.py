@@ -24,7 +24,8 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from layering.adapters.package_files import PackageFiles, follow_directory, regular_parent
-from layering.adapters.source_facts import SourceUnreadable, parse_imports
+from layering.adapters.source_facts import parse_imports
+from layering.domain.errors import SourceUnreadable
 
 if TYPE_CHECKING:
     from layering.adapters.grimp_scan import ModuleReading

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-FORMAT = 6
+FORMAT = 7
 MANIFEST = "manifest.marshal"
 RESULTS_SUFFIX = ".marshal"
 MARSHAL_VERSION = 4

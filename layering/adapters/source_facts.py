@@ -15,6 +15,7 @@ import tokenize
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from layering.domain.errors import SourceUnreadable
 from layering.domain.facts import NameUse, Scope
 
 
@@ -43,16 +44,6 @@ class RawImport:
     conditional: bool = False
     """Inside a branch that may not run: an `if` (not `if TYPE_CHECKING:`), a loop, a `match`,
     or a `try` body, handler or `else` (never its `finally`)."""
-
-
-class SourceUnreadable(Exception):
-    """The file cannot be read as Python source; `line` is 0 where no line applies."""
-
-    def __init__(self, path: str, line: int, reason: str) -> None:
-        super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
-        self.path = path
-        self.line = line
-        self.reason = reason
 
 
 def read_source(path: str) -> str:

@@ -11,10 +11,10 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from layering.adapters.source_facts import SourceUnreadable, read_source
+from layering.adapters.source_facts import read_source
 from layering.commands.check import load_contracts
 from layering.domain.audit import AuditReport, ContractAudit, ModuleAudit, compare
-from layering.domain.errors import ConfigError, Problem
+from layering.domain.errors import ConfigError, Problem, SourceUnreadable
 from layering.domain.loads import PARENT_PACKAGE
 from layering.domain.probes import LoadedBefore, ProbeOutcome, ProbeOutcomeKind, ProbeRequest, RuntimeHop
 from layering.domain.results import Hop

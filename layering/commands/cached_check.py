@@ -16,7 +16,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from layering.adapters import result_cache
-from layering.adapters.source_facts import SourceUnreadable
+from layering.domain.errors import SourceUnreadable
 from layering.domain.results import ContractResult, Verdict
 from layering.domain.serialization import result_from_data, result_to_data
 from layering.engine.config import Settings

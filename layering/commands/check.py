@@ -9,12 +9,11 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from layering.adapters.source_facts import SourceUnreadable
 from layering.adapters.package_files import is_single_module
 from layering.contracts import CONTRACT_TYPES, contract_class, plugin_contract_class
 from layering.contracts._common import ContractInvalid
 from layering.domain.allowances import Allowance
-from layering.domain.errors import ConfigError, Problem, did_you_mean
+from layering.domain.errors import ConfigError, Problem, SourceUnreadable, did_you_mean
 from layering.domain.results import ContractResult, RunReport, Violation
 from layering.engine.config import Settings
 from layering.engine.evidence import Evidence

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from layering.adapters.source_facts import SourceUnreadable
 from layering.commands.check import ProbeSelection, check_settings
-from layering.domain.errors import ConfigError, Problem, did_you_mean
+from layering.domain.errors import ConfigError, Problem, SourceUnreadable, did_you_mean
 from layering.domain.loads import PARENT_PACKAGE
 from layering.domain.package_graph import PackageGraph, Pair, components, squash
 from layering.domain.patterns import is_within

@@ -1,4 +1,5 @@
-"""Errors that stop a run before any contract can be decided (exit code 2)."""
+"""Errors: the located problems that stop a run before any contract can be decided (exit code
+2), and a source file that cannot be read (the contracts that need it report it)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,13 @@ def did_you_mean(word: str, choices: "list[str] | set[str] | tuple[str, ...] | d
 
     close = difflib.get_close_matches(word, sorted(choices), n=1)
     return f" Did you mean '{close[0]}'?" if close else ""
+
+
+class SourceUnreadable(Exception):
+    """The file cannot be read as Python source; `line` is 0 where no line applies."""
+
+    def __init__(self, path: str, line: int, reason: str) -> None:
+        super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
+        self.path = path
+        self.line = line
+        self.reason = reason

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from layering.domain.probes import ProbeSetting
+if TYPE_CHECKING:  # a run without probes does not import them (their dataclasses cost 14 ms)
+    from layering.domain.probes import ProbeSetting
 
 
 class Verdict(str, enum.Enum):

@@ -1,7 +1,8 @@
 """Evidence for contracts: the package's modules, their import facts, and the module graph.
 
 Each piece is built the first time a contract asks for it, so a rule about one module's
-direct imports reads that module's file and never pays for the whole graph.
+direct imports reads that module's file and never pays for the whole graph. The source readers
+are imported the same way: a run answered from the cache reads no source.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from layering.adapters.executed_imports import executed_imports
 from layering.adapters.package_files import (
     PackageFiles,
     PackageNotFound,
@@ -20,17 +20,7 @@ from layering.adapters.package_files import (
     module_file,
     subpackage_files,
 )
-from layering.adapters.source_facts import (
-    ImportStatements,
-    RawImport,
-    RawNameUse,
-    SourceUnreadable,
-    module_bindings,
-    parse_imports,
-    parse_name_uses,
-    read_source,
-)
-from layering.domain.errors import ConfigError, Problem
+from layering.domain.errors import ConfigError, Problem, SourceUnreadable
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Hop
@@ -38,6 +28,7 @@ from layering.engine.config import Settings
 
 if TYPE_CHECKING:
     from layering.adapters.grimp_scan import ModuleReading
+    from layering.adapters.source_facts import ImportStatements, RawImport, RawNameUse
 
 
 class Evidence:
@@ -155,6 +146,8 @@ class Evidence:
         path = self.path_of(module)
         if path is None:
             return ()
+        from layering.adapters.source_facts import parse_imports
+
         display = self.settings.display_path(path)
         try:
             facts = [f for raw in parse_imports(path) for f in self._resolve(module, path, display, raw)]
@@ -172,6 +165,8 @@ class Evidence:
         """The imports of a file this Python cannot parse (newer syntax), at the lines grimp's
         own parser found: each statement read alone where it can be, else as grimp reads it
         (the module, no names)."""
+        from layering.adapters.source_facts import ImportStatements
+
         try:
             found = self._grimp_imports_of(module)
         except SourceUnreadable:
@@ -214,6 +209,8 @@ class Evidence:
             path = self.path_of(module)
             facts: list[ImportFact] = []
             if path is not None:
+                from layering.adapters.executed_imports import executed_imports
+
                 display = self.settings.display_path(path)
                 facts = [f for raw in executed_imports(path) for f in self._resolve(module, path, display, raw) if f.runtime]
             self._executed[module] = tuple(sorted(facts))
@@ -247,6 +244,8 @@ class Evidence:
         path = self.path_of(importer)
         if path is None:
             return []
+        from layering.adapters.source_facts import ImportStatements
+
         try:
             if path not in self._statements:
                 self._statements[path] = ImportStatements(path)
@@ -310,6 +309,8 @@ class Evidence:
         path = self.path_of(module)
         if path is None:
             return ()
+        from layering.adapters.source_facts import parse_name_uses, read_source
+
         text = read_source(path)
         if wanted is not None and not wanted(text):
             return ()
@@ -355,6 +356,8 @@ class Evidence:
         path = self.path_of(module)
         if path is None:
             return None
+        from layering.adapters.source_facts import module_bindings
+
         try:
             bindings = module_bindings(path)
         except SourceUnreadable:

@@ -80,26 +80,23 @@ class ModuleIndex:
 
 
 class StoredImports:
-    """The graph's imports, importer to imported (once per statement), kept in the cache in a
-    compact form, so that what a module reaches is found without building the graph."""
+    """The graph's imports, importer to imported (once per statement), kept in the cache, so
+    that what a module reaches is found without building the graph."""
 
     def __init__(self, imports: dict[str, tuple[str, ...]], is_internal: Callable[[str], bool]) -> None:
         self.imports = imports
         self._is_internal = is_internal
         self._reached: dict[str, set[str] | None] = {}
 
-    def to_data(self) -> dict[str, Any]:
-        names = sorted(set(self.imports).union(*self.imports.values()))
-        position = {name: i for i, name in enumerate(names)}
-        return {"names": names, "imports": [[position[i] for i in self.imports[n]] if n in self.imports else None for n in names]}
+    def to_data(self) -> dict[str, tuple[str, ...]]:
+        """The imports as they are: the cache's files hold each shared name once."""
+        return dict(self.imports)
 
     @classmethod
     def from_data(cls, data: Any, is_internal: Callable[[str], bool]) -> "StoredImports | None":
-        try:
-            names = data["names"]
-            return cls({n: tuple(names[i] for i in row) for n, row in zip(names, data["imports"]) if row is not None}, is_internal)
-        except (KeyError, TypeError, IndexError):
+        if not (isinstance(data, dict) and all(isinstance(row, tuple) and all(isinstance(name, str) for name in row) for row in data.values())):
             return None
+        return cls(data, is_internal)
 
     def replaced(self, rows: dict[str, tuple[str, ...]]) -> "StoredImports":
         """These imports with the rows of `rows` as they are now."""

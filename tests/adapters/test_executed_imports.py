@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from layering.adapters.executed_imports import executed_imports
-from layering.adapters.source_facts import SourceUnreadable, parse_imports
+from layering.adapters.source_facts import parse_imports
+from layering.domain.errors import SourceUnreadable
 
 REPO = Path(__file__).resolve().parents[2]
 
