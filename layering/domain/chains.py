@@ -156,18 +156,22 @@ def importers_of(imports: Imports) -> Importers:
 
 def _distances_to(importers: Importers, sources: AbstractSet[str], targets: AbstractSet[str], excluded: AbstractSet[str]) -> dict[str, int]:
     """How many imports each module is from the nearest target, through neither sources nor
-    excluded modules (sources are ends, never middles)."""
-    distance = dict.fromkeys(targets, 0)
-    frontier = sorted(targets)
+    excluded modules (sources are ends, never middles): a level at a time, by set operations."""
+    distance = dict.fromkeys(sorted(targets), 0)
+    seen = set(targets) | set(sources) | set(excluded)
+    frontier = list(distance)
+    level = 0
     while frontier:
-        following = []
+        level += 1
+        following: set[str] = set()
         for module in frontier:
-            for importer in importers.get(module, ()):
-                if importer in distance or importer in sources or importer in excluded:
-                    continue
-                distance[importer] = distance[module] + 1
-                following.append(importer)
+            found = importers.get(module)
+            if found:
+                following |= found
+        following -= seen
+        seen |= following
         frontier = sorted(following)
+        distance.update(dict.fromkeys(frontier, level))
     return distance
 
 
@@ -193,22 +197,25 @@ def _useful_edges(
     distance: dict[str, int],
 ) -> dict[str, list[str]]:
     """The imports that lie on some chain: from a module reached from a source, to a module
-    that reaches a target; never into a source, never out of a target, never via excluded."""
+    that reaches a target; never into a source, never out of a target, never via excluded
+    (`distance` holds no excluded module)."""
+    ends = set(distance).difference(sources)
     reached = set(sources) - excluded
     frontier = sorted(reached)
     useful: dict[str, list[str]] = {}
     while frontier:
-        following = []
+        following: set[str] = set()
         for module in frontier:
             if module in targets:
                 continue
-            onward = sorted(m for m in imports.get(module, ()) if m in distance and m not in sources)
-            if onward:
-                useful[module] = onward
-            for imported in onward:
-                if imported not in reached:
-                    reached.add(imported)
-                    following.append(imported)
+            imported = imports.get(module)
+            if imported:
+                onward = ends.intersection(imported)
+                if onward:
+                    useful[module] = sorted(onward)
+                    following |= onward
+        following -= reached
+        reached |= following
         frontier = sorted(following)
     return useful
 
