@@ -18,7 +18,7 @@ import shutil
 import sys
 from typing import Any
 
-from layering.adapters.result_cache import MARSHAL_VERSION, write_atomically
+from layering.adapters.result_cache import MARSHAL_VERSION, read_marshal, write_atomically
 
 FORMAT = 1
 FILE_NAME = "imports.marshal"
@@ -41,8 +41,7 @@ class ImportCache:
         """Every module the file holds; empty when there is none, or another Python or grimp
         wrote it, or it is damaged (then `damaged` is set)."""
         try:
-            with open(self.path, "rb") as handle:
-                data = marshal.load(handle)
+            data = read_marshal(self.path)
         except FileNotFoundError:
             return {}
         except (OSError, EOFError, ValueError, TypeError):
