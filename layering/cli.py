@@ -8,6 +8,7 @@ Exit codes: 0 every contract kept, 1 a contract broken, 2 the run could not be m
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import sys
 from collections.abc import Sequence
@@ -445,13 +446,24 @@ class ProgressLine:
 
 
 def run() -> None:
-    """Console-script entry point. Once the output is out, the process leaves without freeing
-    what the run built, as mypy's does: tearing a large package's graph and caches down object
-    by object took 0.07 to 0.18 s of a 1.7 s run on transformers."""
+    """Console-script entry point. Once the output is out and the exit handlers have run, the
+    process leaves without tearing the interpreter down object by object, as mypy's does (0.06
+    s of a 1.5 s run on transformers); not while a profiler or tracer watches it (cProfile,
+    coverage and debuggers write what they saw as the interpreter exits)."""
     code = main()
+    if _watched():
+        sys.exit(code)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except OSError:  # a reader that went away (`| head`): nothing more to say to it
         pass
+    atexit._run_exitfuncs()
     os._exit(code)
+
+
+def _watched() -> bool:
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        return True
+    monitoring = getattr(sys, "monitoring", None)  # Python 3.12+: cProfile and coverage register here
+    return monitoring is not None and any(monitoring.get_tool(tool) is not None for tool in range(6))
