@@ -76,3 +76,14 @@ def test_without_the_cache_the_options_are_read_every_run(project):
     assert project.check().returncode == 1
     imported = imported_modules(check_importtime(project, "--no-cache").stderr)
     assert "importlinter" in imported
+
+
+def test_a_run_answered_from_the_cache_imports_neither_the_probes_nor_the_source_readers(project):
+    """Their dataclasses cost about 30 ms of start-up: a run that reads no source and runs no
+    probe does not import them; one that reads a source file does."""
+    project.write({**PACKAGE, "contracts.toml": CONTRACTS.format(extra="")})
+    first = check_importtime(project)
+    assert "layering.adapters.source_facts" in imported_modules(first.stderr)  # the report's lines are read from source
+    second = check_importtime(project)
+    assert second.stdout == first.stdout
+    assert not imported_modules(second.stderr) & {"layering.domain.probes", "layering.adapters.source_facts", "layering.adapters.executed_imports"}
