@@ -20,7 +20,7 @@ from typing import Any
 
 from layering.adapters.result_cache import MARSHAL_VERSION, read_marshal, write_atomically
 
-FORMAT = 1
+FORMAT = 2
 FILE_NAME = "imports.marshal"
 
 Statement = tuple[str, int, str, bool]

@@ -30,7 +30,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-FORMAT = 7
+import xxhash
+
+FORMAT = 8
 MANIFEST = "manifest.marshal"
 RESULTS_SUFFIX = ".marshal"
 MARSHAL_VERSION = 4
@@ -100,8 +102,10 @@ def hashed_file(path: str) -> tuple[str, list | None]:
     """The digest of a file's bytes and its stamp (`FileState.stamp`), both from the descriptor
     the bytes were read through, so that the stamp names this content even when the file is
     written meanwhile (the stamp is None then, and when it cannot be read; the digest "" when
-    it cannot be read). SHA-256, which processors compute in hardware, a third faster here than
-    BLAKE2 over a package's files; read with `os.read`, a third cheaper than a file object."""
+    it cannot be read). XXH3 (128 bits), which tells edits apart as surely as a cache key needs
+    and hashes transformers' 54 MB in 4 ms, against 34 ms for SHA-256 in hardware: a run with
+    nothing cached hashes every file beside grimp's scan, on the same two cores; read with
+    `os.read`, a third cheaper than a file object."""
     try:
         descriptor = os.open(path, os.O_RDONLY)
         try:
@@ -118,7 +122,7 @@ def hashed_file(path: str) -> tuple[str, list | None]:
             os.close(descriptor)
     except OSError:
         return "", None
-    return hashlib.sha256(data).hexdigest()[:32], stamp
+    return xxhash.xxh3_128_hexdigest(data), stamp
 
 
 def read_marshal(path: str) -> Any:
