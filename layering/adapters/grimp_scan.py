@@ -25,10 +25,12 @@ import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from layering.adapters.import_cache import CachedModule, ImportCache, Statement
 from layering.adapters.package_files import PackageFiles
+
+if TYPE_CHECKING:  # a run without the cache does not import it (nor its json, tempfile, threads)
+    from layering.adapters.import_cache import CachedModule, Statement
 
 
 class GrimpInternalsChanged(Exception):
@@ -54,7 +56,11 @@ def scan_graph(
     read as empty, rewritten, and said through `on_damaged_cache`."""
     internals = _internals()
     found = _found_packages(files, internals)
-    cache = ImportCache(cache_dir, internals.version) if cache_dir is not None and digests is not None else None
+    cache = None
+    if cache_dir is not None and digests is not None:
+        from layering.adapters.import_cache import ImportCache
+
+        cache = ImportCache(cache_dir, internals.version)
     known = cache.load() if cache is not None and isinstance(digests, dict) else {}
     scanner = _Scanner(internals, found, include_external_packages, exclude_type_checking_imports, known, digests if isinstance(digests, dict) else {})
     if starts is None:

@@ -87,3 +87,16 @@ def test_a_run_answered_from_the_cache_imports_neither_the_probes_nor_the_source
     second = check_importtime(project)
     assert second.stdout == first.stdout
     assert not imported_modules(second.stderr) & {"layering.domain.probes", "layering.adapters.source_facts", "layering.adapters.executed_imports"}
+
+
+def test_a_run_without_the_cache_does_not_import_the_caches(project):
+    """A `--no-cache` run (CI without a cache step) does not pay for the caches' modules."""
+    project.write({**PACKAGE, "contracts.toml": CONTRACTS.format(extra="")})
+    without = check_importtime(project, "--no-cache")
+    assert without.returncode == 1, without.stdout + without.stderr
+    assert not imported_modules(without.stderr) & {"layering.adapters.result_cache", "layering.adapters.import_cache", "xxhash"}
+    assert not (project.root / ".layering_cache").exists()
+    with_cache = check_importtime(project)
+    assert with_cache.stdout == without.stdout
+    assert {"layering.adapters.result_cache", "layering.adapters.import_cache"} <= imported_modules(with_cache.stderr)
+    assert (project.root / ".layering_cache").is_dir()
