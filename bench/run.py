@@ -171,9 +171,11 @@ CACHE_DIRS = {"layering": ".layering_cache", "import-linter": ".import_linter_ca
 CACHE_WRITERS = {
     "grimp/adaptors/caching.py": re.compile(r"_?write\w*"),
     "layering/adapters/import_cache.py": re.compile(r"write"),
-    # __call__ and hashed wait for the content digests that key the cache (hashed on a thread
-    # meanwhile); file_states makes the manifest's entries from them
-    "layering/adapters/result_cache.py": re.compile(r"prepare|store\w*|_?write\w*|__call__|hashed|file_states"),
+    # the builder of a run with nothing cached (a process beside the run, or a thread): starting
+    # it, handing it what grimp read, waiting for it at the end
+    "layering/adapters/cache_builder.py": re.compile(r"\w+"),
+    # file_states makes the manifest's entries (in the builder, when nothing was cached)
+    "layering/adapters/result_cache.py": re.compile(r"prepare|store\w*|_?write\w*|file_states"),
     # what only the cache holds, computed to be written: the import cache's entries with each
     # module's import signature, what each contract reaches, the key of the settings
     "layering/adapters/grimp_scan.py": re.compile(r"entries|signature|signature_of"),
@@ -1500,10 +1502,10 @@ def guard_holds(wr: WorkloadResult) -> bool | None:
 def cache_guard_section(results: dict) -> list[str]:
     L = ["## Issue 16: the cache's guard (default mode from an empty cache vs `--no-cache`)\n",
          "The default mode may be slower than `--no-cache` by at most the time it takes to write the cache. "
-         "That time is the cumulative time of the cache-writing functions (writing its files, waiting for "
-         "the content digests that key it, hashed on a thread during the scan, and computing what only the cache "
-         "holds: the import signatures and entries, the manifest's file states, what each contract reaches) in "
-         "one untimed run from an empty "
+         "That time is the cumulative time of the cache-writing functions (writing its files, starting the "
+         "builder that hashes the files and signs what grimp read beside the run, handing it what was read and "
+         "waiting for it at the end, and computing what only the cache holds: what each contract reaches, the "
+         "verdicts as stored) in one untimed run from an empty "
          "cache of `python -m layering check` under cProfile, out of the whole profiled run (cProfile slows "
          "Python code down, so the allowance is generous rather than tight).\n"]
     rows = []

@@ -28,6 +28,7 @@ from layering.adapters.source_facts import parse_imports
 from layering.domain.errors import SourceUnreadable
 
 if TYPE_CHECKING:
+    from layering.adapters.cache_builder import CacheBuilder
     from layering.adapters.grimp_scan import ModuleReading
 
 _warned: set[str] = set()
@@ -54,7 +55,7 @@ def build_graph(
     cache_dir: str | None,
     include_external_packages: bool = False,
     files: "PackageFiles | None" = None,
-    digests: "dict[str, str] | Callable[[], dict[str, str]] | None" = None,
+    digests: "dict[str, str] | CacheBuilder | None" = None,
     starts: "set[str] | None" = None,
     also: "set[str] | frozenset[str]" = frozenset(),
     readings: "dict[str, ModuleReading] | None" = None,

@@ -21,6 +21,7 @@ version), `GrimpInternalsChanged` is raised and the caller builds the graph the 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from layering.adapters.package_files import PackageFiles
 
 if TYPE_CHECKING:  # a run without the cache does not import it (nor its json, tempfile, threads)
+    from layering.adapters.cache_builder import CacheBuilder
     from layering.adapters.import_cache import CachedModule, Statement
 
 
@@ -42,7 +44,7 @@ def scan_graph(
     exclude_type_checking_imports: bool,
     include_external_packages: bool,
     cache_dir: str | None,
-    digests: "dict[str, str] | Callable[[], dict[str, str]] | None" = None,
+    digests: "dict[str, str] | CacheBuilder | None" = None,
     starts: Iterable[str] | None = None,
     also: Iterable[str] = (),
     readings: "dict[str, ModuleReading] | None" = None,
@@ -50,18 +52,19 @@ def scan_graph(
 ) -> Any:
     """The graph of `files`: every module scanned, or with `starts` only those reachable from
     them, plus `also` (scanned, not followed). `digests` (module -> content digest) key the
-    import cache in `cache_dir`; given as a function (the digests of a run with nothing cached,
-    still being computed), the cache is written, not read. `readings`, when given, is filled
+    import cache in `cache_dir`; given a `CacheBuilder` instead (a run with nothing cached), the
+    builder signs what was read and writes the cache. `readings`, when given, is filled
     with what grimp read of every module whose imports the graph holds. A damaged cache is
     read as empty, rewritten, and said through `on_damaged_cache`."""
     internals = _internals()
     found = _found_packages(files, internals)
+    builder = digests if digests is not None and not isinstance(digests, dict) else None
     cache = None
-    if cache_dir is not None and digests is not None:
+    if cache_dir is not None and isinstance(digests, dict):
         from layering.adapters.import_cache import ImportCache
 
         cache = ImportCache(cache_dir, internals.version)
-    known = cache.load() if cache is not None and isinstance(digests, dict) else {}
+    known = cache.load() if cache is not None else {}
     scanner = _Scanner(internals, found, include_external_packages, exclude_type_checking_imports, known, digests if isinstance(digests, dict) else {})
     if starts is None:
         scanner.read(sorted(files.files))
@@ -69,11 +72,16 @@ def scan_graph(
         scanner.read_reachable(set(starts), set(also))
     if cache is not None and cache.damaged and on_damaged_cache is not None:
         on_damaged_cache()
-    if cache is not None and (scanner.scanned or cache.damaged):
-        current = digests() if callable(digests) else digests
-        cache.write(scanner.entries(current))
+    if builder is not None:
+        builder.imports_read(cache_dir, internals.version, scanner.mode, scanner.read_modules)
+    elif cache is not None and (scanner.scanned or cache.damaged):
+        cache.write(scanner.entries(digests))  # type: ignore[arg-type]
     if readings is not None:
-        readings.update((module, ModuleReading(scanner.signature(module), tuple(s[0] for s in statements))) for module, statements in scanner.read_modules.items())
+        # Signed here, or by the builder (`ModuleReading.signature` is "" until it has).
+        readings.update(
+            (module, ModuleReading("" if builder is not None else scanner.signature(module), tuple(s[0] for s in statements)))
+            for module, statements in scanner.read_modules.items()
+        )
     return _assemble(internals, found, files, scanner.read_modules)
 
 
@@ -85,7 +93,8 @@ class _Scanner:
         self._internals = internals
         self._by_module = {mf.module.name: mf for package in found for mf in package.module_files}
         self._options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
-        self._mode = "x" if include_external_packages else "i"
+        self.mode = "x" if include_external_packages else "i"
+        """How the files are read, for their signatures (`signature_of`)."""
         self._known = known
         self._digests = digests
         self.read_modules: dict[str, tuple[Statement, ...]] = {}
@@ -110,10 +119,18 @@ class _Scanner:
 
     def read_reachable(self, starts: set[str], also: set[str]) -> None:
         """The modules `starts` reach, a level at a time, and `also` (followed only once a
-        start reaches it: its imports were read with the first level, and are followed then)."""
+        start reaches it: its imports were read with the first level, and are followed then).
+        Once half the package is to be followed, the rest is read at once: most of it will be
+        reached anyway, and each level of grimp's scan ends waiting for its slowest file (a
+        file that cannot be read stops that read, and the levels go on: no start may reach it)."""
         follow = {m for m in starts if m in self._by_module}
         frontier = sorted(follow | {m for m in also if m in self._by_module})
+        read_all = True
         while frontier:
+            if read_all and 2 * len(follow) >= len(self._by_module):
+                read_all = False
+                with contextlib.suppress(OSError, UnicodeError, self._internals.SourceSyntaxError):
+                    self.read(sorted(self._by_module.keys() - self.read_modules.keys()))
             self.read(frontier)
             onward = set()
             for module in frontier:
@@ -136,7 +153,7 @@ class _Scanner:
     def signature(self, module: str) -> str:
         """The import signature of a module read this run (the cache's, where it was cached)."""
         if module not in self._signatures:
-            self._signatures[module] = signature_of(self.read_modules[module], self._mode)
+            self._signatures[module] = signature_of(self.read_modules[module], self.mode)
         return self._signatures[module]
 
 
@@ -258,6 +275,7 @@ class _Internals:
         try:
             import grimp
             from grimp.application import scanning
+            from grimp.exceptions import SourceSyntaxError
             from grimp.application.ports.modulefinder import FoundPackage, ModuleFile
             from grimp.domain import valueobjects
             from grimp.domain.valueobjects import Module
@@ -266,6 +284,7 @@ class _Internals:
         if not callable(getattr(scanning, "scan_imports", None)):
             raise GrimpInternalsChanged("grimp has no scan_imports")
         self.FoundPackage, self.ModuleFile, self.Module = FoundPackage, ModuleFile, Module
+        self.SourceSyntaxError = SourceSyntaxError
         self.valueobjects = valueobjects
         self.new_graph = grimp.ImportGraph
         self.version = f"grimp {getattr(grimp, '__version__', '?')}"

@@ -25,7 +25,6 @@ import marshal
 import os
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -147,36 +146,6 @@ def write_atomically(path: str, data: bytes) -> None:
         raise
 
 
-class BackgroundDigests:
-    """The digests of many files, read and hashed on a thread while the graph is scanned
-    (grimp's scanner lets go of the interpreter): a run with nothing cached does not wait
-    for them before it starts."""
-
-    def __init__(self, files: dict[str, str]) -> None:
-        self._files = files
-        self._hashed: dict[str, tuple[str, list | None]] = {}
-        self._digests: dict[str, str] = {}
-        self._thread = threading.Thread(target=self._hash, name="layering-digests", daemon=True)
-        self._thread.start()
-
-    def _hash(self) -> None:
-        if sys.platform.startswith("linux"):  # where a thread has a nice value of its own
-            with contextlib.suppress(OSError):
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-        self._hashed.update((module, hashed_file(path)) for module, path in self._files.items())
-        self._digests.update((module, digest) for module, (digest, _) in self._hashed.items())
-
-    def __call__(self) -> dict[str, str]:
-        """Every file's digest, once they are all read."""
-        self._thread.join()
-        return self._digests
-
-    def hashed(self) -> dict[str, tuple[str, list | None]]:
-        """Every file's digest and stamp (`hashed_file`), once they are all read."""
-        self._thread.join()
-        return self._hashed
-
-
 def digest_of(parts: Any) -> str:
     text = json.dumps([FORMAT, sys.version, parts], sort_keys=True, default=str)
     return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
@@ -245,7 +214,7 @@ class ResultCache:
         return bool(self._load_manifest().get("files"))
 
     def file_states(self, files: dict[str, str], hashed: dict[str, tuple[str, list | None]] | None = None) -> dict[str, FileState]:
-        """Every module's file state: from `hashed` (`BackgroundDigests.hashed`) where it has
+        """Every module's file state: from `hashed` (`hashed_file` of each) where it has
         the file, else from the manifest where its stamp (path, size, times and inode) says it
         is unchanged (and it was not written just before the manifest), read and hashed again
         otherwise; the manifest's signature kept where the content is as it was. The change

@@ -55,22 +55,37 @@ def decide_with_cache(
     packages = sorted(m for m, path in files.files.items() if os.path.basename(path) == "__init__.py")
     modules = result_cache.digest_of([sorted(files.files), packages, sorted(files.namespace_packages)])
     if not cache.knows_files():
-        # Nothing to reuse: decide while the files are hashed, for the cache to keep.
-        digests = result_cache.BackgroundDigests(files.files)
-        evidence.digests = digests
+        # Nothing to reuse: decide while a builder hashes the files, signs what the graph read
+        # and writes both down for the next run.
+        from layering.adapters.cache_builder import CacheBuilder
+
+        def keep(hashed: dict[str, tuple[str, list | None]], signatures: dict[str, str]) -> list[str]:
+            cache.store_manifest(cache.file_states(files.files, hashed), signatures, modules)
+            return cache.warnings
+
+        builder = CacheBuilder(files.files, keep)
+        evidence.digests = builder
         run = _CachedRun(contracts, evidence, settings, cache, {}, decide)
-        results = run.decide_all()
-        run.states = cache.file_states(files.files, digests.hashed())
-    else:
-        states = cache.file_states(files.files)
-        evidence.digests = {module: state.digest for module, state in states.items()}
-        run = _CachedRun(contracts, evidence, settings, cache, states, decide)
-        entry = cache.load(key)
-        if cache.modules_changed(modules):
-            evidence.discard_graph_cache()
-        results = run.reuse(entry, modules, key) if entry is not None else None
-        if results is None:
+        try:
             results = run.decide_all()
+        except BaseException:
+            builder.cancel()
+            raise
+        built = builder.finish()
+        evidence.readings.update((m, r._replace(signature=built.signatures.get(m, ""))) for m, r in evidence.readings.items())
+        run.states = {m: result_cache.FileState(files.files[m], [], digest or "unreadable", built.signatures.get(m, "")) for m, digest in built.digests.items()}
+        if run.stored_anew:
+            run.store(key, modules, results)
+        return results, list(dict.fromkeys(built.problems + cache.warnings)), run.warnings
+    states = cache.file_states(files.files)
+    evidence.digests = {module: state.digest for module, state in states.items()}
+    run = _CachedRun(contracts, evidence, settings, cache, states, decide)
+    entry = cache.load(key)
+    if cache.modules_changed(modules):
+        evidence.discard_graph_cache()
+    results = run.reuse(entry, modules, key) if entry is not None else None
+    if results is None:
+        results = run.decide_all()
     if run.stored_anew:
         run.store(key, modules, results)
     cache.store_manifest(run.states, {**{m: r.signature for m, r in run.learned.items()}, **{m: r.signature for m, r in evidence.readings.items()}}, modules)

@@ -27,6 +27,7 @@ from layering.domain.results import Hop
 from layering.engine.config import Settings
 
 if TYPE_CHECKING:
+    from layering.adapters.cache_builder import CacheBuilder
     from layering.adapters.grimp_scan import ModuleReading
     from layering.adapters.source_facts import ImportStatements, RawImport, RawNameUse
 
@@ -48,9 +49,9 @@ class Evidence:
         self.graph_reach: tuple[set[str], set[str]] | None = None
         """(starts, also) when every graph contract of the run is about what some modules reach:
         only those modules (and `also`, scanned alone) are scanned."""
-        self.digests: dict[str, str] | Callable[[], dict[str, str]] | None = None
+        self.digests: dict[str, str] | CacheBuilder | None = None
         """Each module's content digest, when the run keeps a cache: the import cache is keyed
-        by it (a function that gives them once computed, when nothing is cached yet)."""
+        by it (the builder that computes them, when nothing is cached yet)."""
         self.readings: dict[str, ModuleReading] = {}
         """What grimp read of each module the graph was built from (once it is built, and only
         when the run keeps a cache: the result cache keys verdicts by it)."""
