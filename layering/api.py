@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from layering.domain.results import RunReport
@@ -10,7 +9,6 @@ from layering.commands.check import ProbeSelection, check_settings
 from layering.engine.config import locate_settings
 
 
-@dataclasses.dataclass(frozen=True, repr=False)
 class CheckedReport(RunReport):
     """A run's report that prints as the text report, so that `assert report.exit_code == 0,
     report` shows the violations (pytest shows an assertion message's repr)."""
@@ -42,4 +40,4 @@ def check(
     settings = locate_settings(config, start)
     selection = ProbeSelection.ALL if probes else ProbeSelection.STATIC
     report = check_settings(settings, contracts, selection, use_cache=use_cache, jobs=jobs, chains=chains)
-    return CheckedReport(**{field.name: getattr(report, field.name) for field in dataclasses.fields(report)})
+    return CheckedReport(*report)

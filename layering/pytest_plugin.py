@@ -37,7 +37,6 @@ is the same engine as a function.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -392,7 +391,7 @@ class ProbeItem(_LayeringItem):
                 self._conclude(result.verdict, header, result)
             raise ContractFailure(f"{header}: not probed (the configuration or the package changed since collection?)")
         self.user_properties.append(("layering_verdict", found.verdict.value))
-        self._conclude(found.verdict, header, dataclasses.replace(result, violations=found.violations, notes=()))
+        self._conclude(found.verdict, header, result._replace(violations=found.violations, notes=()))
 
 
 # --- fixtures ------------------------------------------------------------------------------

@@ -26,8 +26,7 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import xxhash
 
@@ -65,8 +64,7 @@ def prepare(directory: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class FileState:
+class FileState(NamedTuple):
     """What the cache knows of one module's file: its import signature where the manifest
     has one for this content, else ""."""
 

@@ -6,6 +6,8 @@ name-level rules and reports read the files they need here, and only those.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import ast
 import bisect
 import io
@@ -13,22 +15,19 @@ import re
 import sys
 import tokenize
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from layering.domain.errors import SourceUnreadable
 from layering.domain.facts import NameUse, Scope
 
 
-@dataclass(frozen=True)
-class RawName:
+class RawName(NamedTuple):
     """One alias of an import statement: `name` (dotted for `import a.b`) at its own line."""
 
     name: str
     line: int
 
 
-@dataclass(frozen=True)
-class RawImport:
+class RawImport(NamedTuple):
     """One import statement as written, before its module is resolved against the package."""
 
     is_from: bool
@@ -433,8 +432,7 @@ class _ImportCollector(ast.NodeVisitor):
         self._record(node, is_from=True)
 
 
-@dataclass(frozen=True)
-class RawBinding:
+class RawBinding(NamedTuple):
     """What an import statement bound a local name to.
 
     `import a.b` binds `a` to module `a`; `import a.b as m` binds `m` to module `a.b`;
@@ -447,8 +445,7 @@ class RawBinding:
     name: str | None = None
 
 
-@dataclass(frozen=True)
-class RawNameUse:
+class RawNameUse(NamedTuple):
     """A name read on a module imported whole, before the module is resolved.
 
     `binding` is the import behind the expression's first name, or None for a dotted string
@@ -464,8 +461,7 @@ class RawNameUse:
     type_checking: bool
 
 
-@dataclass(frozen=True)
-class ModuleBindings:
+class ModuleBindings(NamedTuple):
     """The names a module binds at module level, read statically.
 
     `complete` is False where the source cannot tell: a star import, a module-level
@@ -570,8 +566,7 @@ def _bound_names(node: ast.AST) -> list[str]:
     ]
 
 
-@dataclass(frozen=True)
-class _Context:
+class _Context(NamedTuple):
     """The scopes around a node: each frame's bindings (class frames are seen only from their
     own body, as in Python), and the constructs the node sits in."""
 

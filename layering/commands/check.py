@@ -224,13 +224,19 @@ def check_settings(
     chains: int = 0,
     python: str | None = None,
     cache_results: bool = True,
+    kept: list[object] | None = None,
 ) -> RunReport:
     """Decide the selected contracts of `settings`, listing `chains` chains per group of chains
     beyond one example per import of its cut; `python` (`--python`) is the probes' interpreter.
     Without `cache_results` the graph is still cached, the verdicts are not (a one-off question
-    must not push a team's contracts out of the cache)."""
+    must not push a team's contracts out of the cache). `kept`, when given, keeps the run's
+    evidence (the graph, what was read) instead of freeing it as the run ends: a process about
+    to leave need not free it object by object (homeassistant's layers and independence: 10 ms
+    without the cache, 30 ms with it)."""
     with _collector_paused():
         evidence = Evidence(settings, use_cache=use_cache)
+        if kept is not None:
+            kept.append(evidence)
         evidence.listed_chains = chains
         contracts, skipped = load_contracts(settings, evidence, contract_ids, probes)
         if python is not None:

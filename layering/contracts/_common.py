@@ -7,8 +7,7 @@ shows a config example; it declares its options as `Option`s and implements `eva
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, NamedTuple, TYPE_CHECKING
 
 from layering.domain.allowances import Allowance, record_use, unused, unused_names
 from layering.domain.errors import Problem, did_you_mean
@@ -155,8 +154,7 @@ def matching_edges(graph: Any, importer: ModulePattern, imported: ModulePattern)
 
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """A declared option: how to read it, whether it is required, its default, what it means."""
 
     parse: Callable[[Any], Any]

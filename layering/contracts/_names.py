@@ -8,7 +8,6 @@ or per line of use. Chains do not apply: a name is taken directly or not at all.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -139,7 +138,7 @@ def _from_statements(evidence: "Evidence", importer: str, targets: tuple[NameTar
         if fact.name == "*" and any(t.module.matches(fact.module) for t in targets):
             defined = evidence.defined_names(fact.module) or frozenset()
             for name in sorted(n for n in defined if not n.startswith("_")):
-                named = dataclasses.replace(fact, name=name)
+                named = fact._replace(name=name)
                 if any(t.takes(named) for t in targets):
                     taken.append(named)
         elif any(t.takes(fact) for t in targets):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import sys
 from collections.abc import Mapping
@@ -280,7 +279,7 @@ class ProbeContract(Contract):
             result = self.error(tuple(sorted(errors) + sorted(broken + stale)))
         else:
             result = self.verdict(broken, stale)
-        return dataclasses.replace(result, items=tuple(items), probe_setting=self.setting())
+        return result._replace(items=tuple(items), probe_setting=self.setting())
 
     # ----------------------------------------------------------------- messages
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
+
 
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern
 
 
-@dataclass(frozen=True)
-class Allowance:
+class Allowance(NamedTuple):
     """Excuses the imports of `module` by `importer` (any importer the contract names when None).
 
     With `names`, only `from <module> import <name>` of those names is excused: an import of any

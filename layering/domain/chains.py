@@ -16,10 +16,11 @@ found), so it is stable too, and it names the imports that bring the targets in.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from collections import deque
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 
 Imports = Mapping[str, AbstractSet[str]]
 Importers = Mapping[str, AbstractSet[str]]
@@ -27,8 +28,7 @@ Edge = tuple[str, str]
 Chain = tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class ChainsAndCut:
+class ChainsAndCut(NamedTuple):
     """How many canonical chains run from the sources to the targets, and a minimum cut of them.
 
     `cut` is sorted. For each import of the cut, `example` is the shortest chain through it

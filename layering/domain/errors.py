@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Problem:
+
+class Problem(NamedTuple):
     """One located problem: where it is, what is wrong, and what to do about it."""
 
     path: str

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import enum
-from dataclasses import dataclass
 
 
 class Scope(str, enum.Enum):
@@ -30,8 +31,7 @@ class NameUse(str, enum.Enum):
     PATCH = "patch"
 
 
-@dataclass(frozen=True, order=True)
-class ImportFact:
+class ImportFact(NamedTuple):
     """One name that one import statement binds, resolved to the module it comes from.
 
     `from pkg import sub` where `pkg.sub` is a module is a fact with `module="pkg"`,

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import NamedTuple, TYPE_CHECKING
 
 if TYPE_CHECKING:  # a run without probes does not import them (their dataclasses cost 14 ms)
     from layering.domain.probes import ProbeSetting
@@ -47,8 +46,7 @@ def shown_names(names: "tuple[str, ...] | list[str]") -> str:
     return f" ({listed})"
 
 
-@dataclass(frozen=True, order=True)
-class Hop:
+class Hop(NamedTuple):
     """One import statement of a chain: `importer` imports `imported` at `path:line`."""
 
     importer: str
@@ -68,8 +66,7 @@ class Hop:
         return where + self.describe()
 
 
-@dataclass(frozen=True, order=True)
-class Violation:
+class Violation(NamedTuple):
     """One finding that breaks (or, for `code` E*, prevents deciding) a contract.
 
     `code` is stable per kind of finding, so that machine formats and suppressions can rely on it.
@@ -93,8 +90,7 @@ class Violation:
         return f"{where}{code}{self.message}{quals}"
 
 
-@dataclass(frozen=True, order=True)
-class CutImport:
+class CutImport(NamedTuple):
     """One import of a minimum cut: a module pair, the statements behind it (one finding each),
     how many of the group's chains cross it, and the shortest chain that does."""
 
@@ -105,8 +101,7 @@ class CutImport:
     example: tuple[Hop, ...]
 
 
-@dataclass(frozen=True)
-class ChainGroup:
+class ChainGroup(NamedTuple):
     """The chains from one group of modules to another and the fewest imports that cut them all.
 
     `chains` counts them all (one per import of a source module that leads to a target);
@@ -122,8 +117,7 @@ class ChainGroup:
     shown: int = 0
 
 
-@dataclass(frozen=True, order=True)
-class StaleEntry:
+class StaleEntry(NamedTuple):
     """An allowance or expectation that no longer matches anything: it must go (they only shrink).
 
     `option` is the contract option that holds it (`allow`, `ignore_imports`, `expect_loaded`,
@@ -137,8 +131,7 @@ class StaleEntry:
     name: str | None = None
 
 
-@dataclass(frozen=True)
-class ContractResult:
+class ContractResult(NamedTuple):
     """The verdict on one contract, with the findings behind it, sorted."""
 
     contract_id: str
@@ -157,8 +150,7 @@ class ContractResult:
     """For a probe contract: the interpreter, environment and setup its probes ran under."""
 
 
-@dataclass(frozen=True)
-class ItemResult:
+class ItemResult(NamedTuple):
     """The verdict on one part of a contract that can pass or fail alone (a probed module)."""
 
     key: str
@@ -167,13 +159,12 @@ class ItemResult:
     expected_broken: bool = False
 
 
-@dataclass(frozen=True)
-class RunReport:
+class RunReport(NamedTuple):
     """Every contract's result, in configuration order, plus run-wide warnings."""
 
     config_path: str
     results: tuple[ContractResult, ...]
-    warnings: tuple[str, ...] = field(default=())
+    warnings: tuple[str, ...] = ()
     skipped_probes: int = 0
     skipped_static: int = 0
     """Contracts of the selection left out: probes by a static-only run, and the reverse."""

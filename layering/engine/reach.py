@@ -30,8 +30,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from layering.domain.patterns import is_within
 
@@ -39,8 +38,7 @@ MAX_WALKS = 64
 """Past this many walks an edit is too large to reason about cheaply: decide the contract."""
 
 
-@dataclass(frozen=True)
-class ChainPair:
+class ChainPair(NamedTuple):
     """Chains from any of `sources` to any of `targets` decide part of a contract; with
     `as_packages`, each module stands for itself and its descendants."""
 

@@ -7,7 +7,6 @@ an importer that imports a module is still the n-th), everything else is kept as
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 
 from layering.domain.results import ChainGroup, ContractResult, CutImport, Hop, Violation, shown_names
@@ -42,8 +41,7 @@ class _Relocator:
 
     def result(self, result: ContractResult) -> ContractResult:
         self._collect(result)
-        return dataclasses.replace(
-            result,
+        return result._replace(
             violations=tuple(sorted(self.violation(v) for v in result.violations)),
             chain_groups=tuple(self.group(g) for g in result.chain_groups),
         )
@@ -101,7 +99,7 @@ class _Relocator:
     def violation(self, violation: Violation) -> Violation:
         chain = tuple(self.hop(h) for h in violation.chain)
         if violation.path not in self.changed:
-            return dataclasses.replace(violation, chain=chain)
+            return violation._replace(chain=chain)
         if violation.code not in STATEMENT_CODES:
             raise NotRelocatable(violation.code)
         now = self._statement_now((violation.importer, violation.imported), violation.line)
@@ -109,13 +107,12 @@ class _Relocator:
         if not violation.message.startswith(said):
             raise NotRelocatable(violation.message)
         message = f"{now.importer} imports {now.imported}{shown_names(now.names)}" + violation.message[len(said):]
-        return dataclasses.replace(
-            violation, line=now.line, names=now.names, qualifiers=now.qualifiers, message=message, chain=chain
+        return violation._replace(
+            line=now.line, names=now.names, qualifiers=now.qualifiers, message=message, chain=chain
         )
 
     def group(self, group: ChainGroup) -> ChainGroup:
-        return dataclasses.replace(
-            group,
+        return group._replace(
             cut=tuple(
                 CutImport(
                     cut.importer,

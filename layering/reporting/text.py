@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 
 from layering.domain.errors import ConfigError
@@ -160,7 +159,7 @@ def summary(report: RunReport) -> str:
 
 def render_error(error: ConfigError) -> str:
     """Each problem as `path:line:col: error: message`, paths relative to the working directory."""
-    return "\n".join(dataclasses.replace(p, path=relative_path(p.path)).render() for p in error.problems) + "\n"
+    return "\n".join(p._replace(path=relative_path(p.path)).render() for p in error.problems) + "\n"
 
 
 def relative_path(path: str) -> str:
