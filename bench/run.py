@@ -173,7 +173,7 @@ CACHE_WRITERS = {
     "layering/adapters/import_cache.py": re.compile(r"write"),
     # the builder of a run with nothing cached (a process beside the run, or a thread): starting
     # it, handing it what grimp read, waiting for it at the end
-    "layering/adapters/cache_builder.py": re.compile(r"\w+"),
+    "layering/adapters/cache_builder.py": re.compile(r"[a-z_]\w*"),
     # file_states makes the manifest's entries (in the builder, when nothing was cached)
     "layering/adapters/result_cache.py": re.compile(r"prepare|store\w*|_?write\w*|file_states"),
     # what only the cache holds, computed to be written: the import cache's entries with each
@@ -897,7 +897,7 @@ def shorten_profile_path(path: str) -> str:
 PHASES = [
     ("imports (start-up and lazy)", [("<frozen importlib._bootstrap>", "_find_and_load")]),
     ("walking the package", [("layering/adapters/package_files.py", "find_package_files")]),
-    ("file states (stat, hashing changed files)", [("layering/adapters/result_cache.py", "file_states")]),
+    ("file states (stat, hashing changed files)", [("layering/adapters/result_cache.py", "_state")]),
     ("reading the caches", [("layering/adapters/result_cache.py", "_read"), ("layering/adapters/import_cache.py", "load")]),
     ("deciding from the cache (reuse)", [("layering/commands/cached_check.py", "reuse")]),
     ("scanning changed files alone", [("layering/adapters/grimp_scan.py", "read_modules")]),

@@ -1,15 +1,14 @@
 """What a run with nothing cached writes for the runs after it, built beside the run.
 
-Such a run reads and hashes every file (the content digests that key the caches), signs what
-grimp read of each module (the import signatures the verdicts depend on) and writes the import
-cache: work its own verdicts do not need. In the run's interpreter that work competes with the
-run for the interpreter lock, which grimp's scan and the contracts need. So on Linux, while the
-run has no thread yet, a process forked before the scan does it at the lowest priority: it gets
-little but the time of a core the run leaves idle (grimp's scan keeps two busy, the contracts
-one), and the run waits for it only at the end, where it needs the signatures to store its
-verdicts. The process also writes the files' states (the manifest), so the run does not.
-Elsewhere, or when the run already has threads (which a fork does not copy), a thread does the
-same work.
+Such a run hashes the files its graph read (the content digests that key the caches), signs
+what grimp read of each module (the import signatures the verdicts depend on) and writes the
+import cache and the files' states (the manifest): work its own verdicts do not need. In the
+run's interpreter that work would compete with the run for the interpreter lock. So on Linux,
+while the run has no thread yet, a process forked before the scan (while the run is small, so
+that the fork copies little) waits for what the scan read and does it at the lowest priority,
+on the core the contracts leave idle; the run waits for it only at the end, where it needs the
+signatures to store its verdicts. Elsewhere, or when the run already has threads (which a fork
+does not copy), a thread does the same work.
 """
 
 from __future__ import annotations
@@ -56,8 +55,9 @@ class Built(NamedTuple):
 
 
 class _Building:
-    """The builder's work, step by step: `hash` every file, `take` each reading (sign it,
-    write its import cache, keep the files' states), then `built`."""
+    """The builder's work, a reading at a time (`take`): hash the files read (only those: a
+    contract about what a few modules reach reads a few of a large package's files), sign what
+    was read, write the import cache, keep the files' states."""
 
     def __init__(self, files: dict[str, str], keep: Keep) -> None:
         self._files = files
@@ -67,14 +67,8 @@ class _Building:
         self._problems: list[str] = []
         self._kept = False
 
-    def hash(self, between: Callable[[], None] | None = None) -> None:
-        """Read and hash every file, calling `between` after each."""
-        for module, path in self._files.items():
-            self._hashed[module] = hashed_file(path)
-            if between is not None:
-                between()
-
     def take(self, read: ImportsRead) -> None:
+        self._hashed.update((m, hashed_file(self._files[m])) for m in read.statements if m in self._files and m not in self._hashed)
         entries = {}
         for module, statements in read.statements.items():
             signature = self._signatures[module] = signature_of(statements, read.mode)
@@ -88,7 +82,7 @@ class _Building:
         self._kept = True
 
     def built(self) -> Built:
-        """What was built; the files' states kept now, with no signature, if no reading came."""
+        """What was built; the files' states kept now if no reading came."""
         if not self._kept:
             self._problems.extend(self._keep(self._hashed, self._signatures))
             self._kept = True
@@ -96,11 +90,10 @@ class _Building:
 
 
 def build(files: dict[str, str], reads: Iterable[ImportsRead], keep: Keep) -> Built:
-    """Hash every file of `files` (module -> path), then sign and write each import cache
-    `reads` yields (the modules it holds keyed by their digests), and `keep` the files'
-    states after each (once, with no signature, when none comes)."""
+    """Sign and write each import cache `reads` yields (the modules it holds keyed by the
+    digests of their files, hashed here), and `keep` the files' states after each (once, when
+    none comes)."""
     building = _Building(files, keep)
-    building.hash()
     for read in reads:
         building.take(read)
     return building.built()
@@ -184,11 +177,9 @@ class _Process:
                 for stream in (0, 1, 2):
                     os.dup2(devnull, stream)
                 _lowest_priority()
-                frames = _Frames(reads_out)
                 building = _Building(files, keep)
-                building.hash(between=frames.drain)
                 reply = None
-                for read in frames:  # the reply made before the run asks for it
+                for read in _frames(reads_out):  # the reply made before the run asks for it
                     building.take(read)
                     reply = marshal.dumps(tuple(building.built()), MARSHAL_VERSION)
                 _write_all(reply_in, reply or marshal.dumps(tuple(building.built()), MARSHAL_VERSION))
@@ -231,48 +222,21 @@ class _Process:
         _reap(self.pid)
 
 
-class _Frames:
-    """The readings framed on a pipe, until the empty frame (or the run's end). While the
-    builder hashes, `drain` takes in what has come without waiting, so that the run never
-    waits for the builder to read what it sends."""
-
-    def __init__(self, descriptor: int) -> None:
-        self._descriptor = descriptor
-        self._buffer = bytearray()
-        self._ended = False
-        os.set_blocking(descriptor, False)
-
-    def drain(self) -> None:
-        while not self._ended:
-            try:
-                chunk = os.read(self._descriptor, 1 << 20)
-            except BlockingIOError:
-                return
-            self._take(chunk)
-
-    def _take(self, chunk: bytes) -> None:
-        if chunk:
-            self._buffer += chunk
-        else:
-            self._ended = True
-
-    def __iter__(self) -> Iterator[ImportsRead]:
-        os.set_blocking(self._descriptor, True)
-        while True:
-            while not self._ended and not self._complete():
-                self._take(os.read(self._descriptor, 1 << 20))
-            if not self._complete():
+def _frames(descriptor: int) -> Iterator[ImportsRead]:
+    """The readings framed on a pipe, until the empty frame (or the run's end)."""
+    buffer = bytearray()
+    while True:
+        while len(buffer) < _LENGTH.size or len(buffer) < _LENGTH.size + _LENGTH.unpack_from(buffer)[0]:
+            chunk = os.read(descriptor, 1 << 20)
+            if not chunk:
                 return  # the run ended without the empty frame
-            size = _LENGTH.unpack_from(self._buffer)[0]
-            if size == 0:
-                return
-            payload = bytes(self._buffer[_LENGTH.size : _LENGTH.size + size])
-            del self._buffer[: _LENGTH.size + size]
-            yield ImportsRead(*marshal.loads(payload))
-
-    def _complete(self) -> bool:
-        """Whether the buffer holds a whole frame."""
-        return len(self._buffer) >= _LENGTH.size and len(self._buffer) >= _LENGTH.size + _LENGTH.unpack_from(self._buffer)[0]
+            buffer += chunk
+        size = _LENGTH.unpack_from(buffer)[0]
+        if size == 0:
+            return
+        payload = bytes(buffer[_LENGTH.size : _LENGTH.size + size])
+        del buffer[: _LENGTH.size + size]
+        yield ImportsRead(*marshal.loads(payload))
 
 
 def _write_all(descriptor: int, data: bytes) -> None:

@@ -20,7 +20,7 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from layering.adapters.package_files import PackageFiles, follow_directory, regular_parent
@@ -55,7 +55,7 @@ def build_graph(
     cache_dir: str | None,
     include_external_packages: bool = False,
     files: "PackageFiles | None" = None,
-    digests: "dict[str, str] | CacheBuilder | None" = None,
+    digests: "Mapping[str, str] | CacheBuilder | None" = None,
     starts: "set[str] | None" = None,
     also: "set[str] | frozenset[str]" = frozenset(),
     readings: "dict[str, ModuleReading] | None" = None,

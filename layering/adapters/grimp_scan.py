@@ -25,7 +25,7 @@ import contextlib
 import hashlib
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from layering.adapters.package_files import PackageFiles
@@ -44,7 +44,7 @@ def scan_graph(
     exclude_type_checking_imports: bool,
     include_external_packages: bool,
     cache_dir: str | None,
-    digests: "dict[str, str] | CacheBuilder | None" = None,
+    digests: "Mapping[str, str] | CacheBuilder | None" = None,
     starts: Iterable[str] | None = None,
     also: Iterable[str] = (),
     readings: "dict[str, ModuleReading] | None" = None,
@@ -58,14 +58,15 @@ def scan_graph(
     read as empty, rewritten, and said through `on_damaged_cache`."""
     internals = _internals()
     found = _found_packages(files, internals)
-    builder = digests if digests is not None and not isinstance(digests, dict) else None
+    builder = digests if hasattr(digests, "imports_read") else None
+    keys: Mapping[str, str] | None = None if builder is not None else digests
     cache = None
-    if cache_dir is not None and isinstance(digests, dict):
+    if cache_dir is not None and keys is not None:
         from layering.adapters.import_cache import ImportCache
 
         cache = ImportCache(cache_dir, internals.version)
     known = cache.load() if cache is not None else {}
-    scanner = _Scanner(internals, found, include_external_packages, exclude_type_checking_imports, known, digests if isinstance(digests, dict) else {})
+    scanner = _Scanner(internals, found, include_external_packages, exclude_type_checking_imports, known, keys if keys is not None else {})
     if starts is None:
         scanner.read(sorted(files.files))
     else:
@@ -75,7 +76,7 @@ def scan_graph(
     if builder is not None:
         builder.imports_read(cache_dir, internals.version, scanner.mode, scanner.read_modules)
     elif cache is not None and (scanner.scanned or cache.damaged):
-        cache.write(scanner.entries(digests))  # type: ignore[arg-type]
+        cache.write(scanner.entries(keys))  # type: ignore[arg-type]
     if readings is not None:
         # Signed here, or by the builder (`ModuleReading.signature` is "" until it has).
         readings.update(
@@ -89,7 +90,7 @@ class _Scanner:
     """What grimp reads of the modules asked for: from the import cache where a module's digest
     is the one the cache holds, scanned otherwise (those are kept in `scanned`)."""
 
-    def __init__(self, internals: Any, found: set, include_external_packages: bool, exclude_type_checking_imports: bool, known: dict[str, CachedModule], digests: dict[str, str]) -> None:
+    def __init__(self, internals: Any, found: set, include_external_packages: bool, exclude_type_checking_imports: bool, known: dict[str, CachedModule], digests: Mapping[str, str]) -> None:
         self._internals = internals
         self._by_module = {mf.module.name: mf for package in found for mf in package.module_files}
         self._options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
@@ -143,7 +144,7 @@ class _Scanner:
                         onward.add(name)
             frontier = sorted(onward)
 
-    def entries(self, digests: dict[str, str]) -> dict[str, CachedModule]:
+    def entries(self, digests: Mapping[str, str]) -> dict[str, CachedModule]:
         """The cache's new content: what this run read, with what the cache still holds of the
         modules it did not read (a partial scan must not shrink the cache a whole one wrote)."""
         kept = {m: entry for m, entry in self._known.items() if m in self._by_module and entry[0] == digests.get(m)}

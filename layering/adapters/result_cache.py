@@ -26,6 +26,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 import xxhash
@@ -73,6 +74,81 @@ class FileState(NamedTuple):
     """[path, modification time, size, inode, change time]: equal, and the file is unchanged."""
     digest: str
     signature: str
+
+
+class FileStates(Mapping[str, FileState]):
+    """Each module's file state, found when first asked for: from `hashed` (`hashed_file` of
+    each) where it has the file, else from the manifest where its stamp (path, size, times and
+    inode) says it is unchanged (and it was not written just before the manifest), read and
+    hashed again otherwise; the manifest's signature kept where the content is as it was. The
+    change time and inode catch what the modification time alone misses: a time set back
+    after an edit, files swapped by renames.
+
+    A run asks only for the files its verdicts depend on, those it scans and those its report
+    shows: a contract about a few modules of a large package costs a few stats, not one per
+    file of the package."""
+
+    def __init__(self, files: dict[str, str], manifest: dict[str, Any], hashed: dict[str, tuple[str, list | None]]) -> None:
+        self._files = files
+        known = manifest.get("files", {})
+        self._known: dict[str, list] = known if isinstance(known, dict) else {}
+        self._racy_from = manifest.get("written_ns", 0) - RACY_NS
+        self._hashed = hashed
+        self._found: dict[str, FileState] = {}
+
+    def __getitem__(self, module: str) -> FileState:
+        state = self._found.get(module)
+        if state is None:
+            state = self._found[module] = self._state(module, self._files[module])
+        return state
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+    def _before(self, module: str) -> list | None:
+        before = self._known.get(module)
+        return before if isinstance(before, list) and len(before) == 3 and isinstance(before[0], list) and len(before[0]) == 5 else None
+
+    def _state(self, module: str, path: str) -> FileState:
+        before = self._before(module)
+        if module in self._hashed:
+            digest, read_stamp = self._hashed[module]
+        else:
+            try:
+                status = os.stat(path)
+            except OSError:
+                return FileState(path, [], "unreadable", "")
+            stamp = [path, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns]
+            if before is not None and before[0] == stamp and self._trusted(stamp):
+                return FileState(path, stamp, before[1], before[2])
+            digest, read_stamp = hashed_file(path)
+        digest = digest or "unreadable"
+        signature = before[2] if before is not None and before[1] == digest else ""
+        return FileState(path, read_stamp or [], digest, signature)
+
+    def _trusted(self, stamp: list) -> bool:
+        """Whether a file of this stamp was last written well before the manifest (a later
+        write within the same tick of its clock could leave the stamp as it was)."""
+        return max(stamp[1], stamp[4]) < self._racy_from
+
+    def entries(self, signatures: dict[str, str]) -> dict[str, list]:
+        """The manifest's entries: [stamp, digest, signature] of each file looked at (with the
+        signature this run learnt, where it learnt one), and the manifest's entry of each file
+        still in the package that it did not look at, if that entry could be trusted: a later
+        run trusts it only while the file's stamp is still the one it holds."""
+        found = {}
+        for module in self._files:
+            state = self[module] if module in self._hashed else self._found.get(module)
+            if state is not None:
+                found[module] = [state.stamp, state.digest, signatures.get(module, state.signature)]
+            else:
+                before = self._before(module)
+                if before is not None and self._trusted(before[0]):
+                    found[module] = before
+        return found
 
 
 def library_fingerprint(name: str) -> str:
@@ -211,44 +287,16 @@ class ResultCache:
         """Whether the manifest has any file's state (else every file must be read)."""
         return bool(self._load_manifest().get("files"))
 
-    def file_states(self, files: dict[str, str], hashed: dict[str, tuple[str, list | None]] | None = None) -> dict[str, FileState]:
-        """Every module's file state: from `hashed` (`hashed_file` of each) where it has
-        the file, else from the manifest where its stamp (path, size, times and inode) says it
-        is unchanged (and it was not written just before the manifest), read and hashed again
-        otherwise; the manifest's signature kept where the content is as it was. The change
-        time and inode catch what the modification time alone misses: a time set back after an
-        edit, files swapped by renames."""
-        manifest = self._load_manifest()
-        known: dict[str, list] = manifest.get("files", {})
-        racy_from = manifest.get("written_ns", 0) - RACY_NS
-        states = {}
-        for module, path in files.items():
-            before = known.get(module)
-            if not (isinstance(before, list) and len(before) == 3 and isinstance(before[0], list)):
-                before = None
-            if hashed is not None and module in hashed:
-                digest, read_stamp = hashed[module]
-            else:
-                try:
-                    status = os.stat(path)
-                except OSError:
-                    states[module] = FileState(path, [], "unreadable", "")
-                    continue
-                stamp = [path, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns]
-                if before is not None and before[0] == stamp and max(status.st_mtime_ns, status.st_ctime_ns) < racy_from:
-                    states[module] = FileState(path, stamp, before[1], before[2])
-                    continue
-                digest, read_stamp = hashed_file(path)
-            digest = digest or "unreadable"
-            signature = before[2] if before is not None and before[1] == digest else ""
-            states[module] = FileState(path, read_stamp or [], digest, signature)
-        return states
+    def file_states(self, files: dict[str, str], hashed: dict[str, tuple[str, list | None]] | None = None) -> FileStates:
+        """The modules' file states (`FileStates`), each found when first asked for."""
+        return FileStates(files, self._load_manifest(), hashed or {})
 
-    def store_manifest(self, states: dict[str, FileState], signatures: dict[str, str], modules: str) -> None:
-        """Remember each file's state, with the signatures this run learnt (a file the run did
-        not read into its graph keeps the signature the manifest had for its content), and the
-        digest of the module set they were read with."""
-        files = {module: [s.stamp, s.digest, signatures.get(module, s.signature)] for module, s in states.items()}
+    def store_manifest(self, states: FileStates, signatures: dict[str, str], modules: str) -> None:
+        """Remember the state of each file this run looked at, with the signatures it learnt (a
+        file it did not read into its graph keeps the signature the manifest had for its
+        content), what the manifest still holds of the files it did not look at, and the digest
+        of the module set they were read with."""
+        files = states.entries(signatures)
         self._write(MANIFEST, {"format": FORMAT, "key": self.settings_key, "written_ns": time.time_ns(), "files": files, "modules": modules})
 
     def modules_changed(self, modules: str) -> bool:

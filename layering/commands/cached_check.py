@@ -13,6 +13,7 @@ Three cases, cheapest first:
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from layering.adapters import result_cache
@@ -73,12 +74,12 @@ def decide_with_cache(
             raise
         built = builder.finish()
         evidence.readings.update((m, r._replace(signature=built.signatures.get(m, ""))) for m, r in evidence.readings.items())
-        run.states = {m: result_cache.FileState(files.files[m], [], digest or "unreadable", built.signatures.get(m, "")) for m, digest in built.digests.items()}
+        run.states = cache.file_states(files.files, {m: (digest, None) for m, digest in built.digests.items()})
         if run.stored_anew:
             run.store(key, modules, results)
         return results, list(dict.fromkeys(built.problems + cache.warnings)), run.warnings
     states = cache.file_states(files.files)
-    evidence.digests = {module: state.digest for module, state in states.items()}
+    evidence.digests = _Digests(states)
     run = _CachedRun(contracts, evidence, settings, cache, states, decide)
     entry = cache.load(key)
     if cache.modules_changed(modules):
@@ -116,7 +117,7 @@ class _CachedRun:
         self.evidence = evidence
         self.settings = settings
         self.cache = cache
-        self.states: dict[str, result_cache.FileState] = states
+        self.states: Mapping[str, result_cache.FileState] = states
         self.decide = decide
         self.learned: dict[str, ModuleReading] = {}
         """What grimp reads of the files this run scanned alone (those an edit changed)."""
@@ -129,7 +130,7 @@ class _CachedRun:
         """The graph's imports as the cache keeps them, when this run built no graph."""
         self.stored_anew = True
         """Whether the entry must be written: false only when every verdict was reused as it was."""
-        self._by_display: dict[str, str] | None = None
+        self._by_path: dict[str, str] | None = None
 
     def reuse(self, entry: dict[str, Any], modules: str, key: str) -> list[ContractResult] | None:
         """The results from `entry`, every one reused or some decided again; None when the entry
@@ -248,9 +249,10 @@ class _CachedRun:
     def _digest_at(self, display_path: str) -> str | None:
         """The digest of the file a report names by `display_path` (as `Settings.display_path`
         gives it: relative to the configuration's directory, or absolute)."""
-        if self._by_display is None:
-            self._by_display = {os.path.abspath(s.path): s.digest for s in self.states.values()}
-        return self._by_display.get(os.path.abspath(os.path.join(self.settings.base_dir, display_path)))
+        if self._by_path is None:
+            self._by_path = {os.path.abspath(path): module for module, path in self.evidence.package_files.files.items()}
+        module = self._by_path.get(os.path.abspath(os.path.join(self.settings.base_dir, display_path)))
+        return None if module is None else self.states[module].digest
 
     def store(self, key: str, modules: str, results: list[ContractResult]) -> None:
         """Keep the results with what they depend on: the signature of each module the graph
@@ -277,6 +279,23 @@ class _CachedRun:
                 "shown": shown,
             },
         )
+
+
+class _Digests(Mapping[str, str]):
+    """Each module's content digest, from its file state when first asked for: the scan asks
+    only for the modules it reads."""
+
+    def __init__(self, states: Mapping[str, result_cache.FileState]) -> None:
+        self._states = states
+
+    def __getitem__(self, module: str) -> str:
+        return self._states[module].digest
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._states)
+
+    def __len__(self) -> int:
+        return len(self._states)
 
 
 def _names_an_importer(contract: "Contract", changed: set[str]) -> bool:

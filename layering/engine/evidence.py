@@ -8,7 +8,7 @@ are imported the same way: a run answered from the cache reads no source.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +49,7 @@ class Evidence:
         self.graph_reach: tuple[set[str], set[str]] | None = None
         """(starts, also) when every graph contract of the run is about what some modules reach:
         only those modules (and `also`, scanned alone) are scanned."""
-        self.digests: dict[str, str] | CacheBuilder | None = None
+        self.digests: Mapping[str, str] | CacheBuilder | None = None
         """Each module's content digest, when the run keeps a cache: the import cache is keyed
         by it (the builder that computes them, when nothing is cached yet)."""
         self.readings: dict[str, ModuleReading] = {}

@@ -1,7 +1,7 @@
 """The builder of a run with nothing cached (`adapters.cache_builder`): it writes what the run
 would write itself, whichever way it is carried (a process forked beside the run, or a thread
 when the run has threads), takes over nothing it cannot finish (a builder process that dies
-leaves the work to the run), and takes a reading of many megabytes while it hashes."""
+leaves the work to the run), and takes a reading of many megabytes whole."""
 
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ def build_both(tmp_path: Path, files: int, read: int, statements: int, before_re
     return json.loads(python(script.replace("__BEFORE_READING__", before_reading), tmp_path))
 
 
-def test_a_reading_of_many_megabytes_reaches_the_builder_while_it_hashes(tmp_path):
+def test_a_reading_of_many_megabytes_reaches_the_builder_whole(tmp_path):
     # 30,000 modules of 8 statements: about 5 MB to hand over, five times the pipe's room.
     assert build_both(tmp_path, files=400, read=30_000, statements=8) == {"same_built": True, "same_written": True, "modules": 30_000}
 

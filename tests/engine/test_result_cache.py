@@ -6,6 +6,7 @@ cache was read; a run that returns the true one after a change proves it was inv
 
 from __future__ import annotations
 
+import marshal
 import os
 
 import pytest
@@ -103,3 +104,48 @@ def test_no_cache_run_writes_nothing(tree):
     report = check_settings(locate_settings(str(tree.root / "contracts.toml")), use_cache=False)
     assert report.results[0].verdict.value == "kept"
     assert not (tree.root / ".layering_cache").exists()
+
+
+def manifest_files(tree) -> dict:
+    with open(tree.root / ".layering_cache" / "manifest.marshal", "rb") as handle:
+        return marshal.load(handle)["files"]
+
+
+def test_a_contract_about_a_few_modules_looks_at_their_files_only(tree):
+    tree.write({f"src/app/other{n}.py": "from app import c\n" for n in range(5)})
+    assert verdict(tree) == "kept"
+    # app.a reaches app.b: their files and app.c's (a forbidden module is scanned too, as
+    # `also`); none of the five others that import app.c.
+    assert set(manifest_files(tree)) <= {"app", "app.a", "app.b", "app.c"}
+    assert {"app.a", "app.b"} <= set(manifest_files(tree))
+    tamper(tree)
+    (tree.root / "src/app/other0.py").write_text("from app import a\n")  # a file nothing reads
+    assert verdict(tree) == "broken"  # reused: no module the verdict depends on changed
+    assert "app.other0" not in manifest_files(tree)
+    mark_first_verdict(tree.root, "unexpectedly_kept")
+    (tree.root / "src/app/b.py").write_text("from app import c\n")
+    assert verdict(tree) == "broken"  # decided again: app.b's imports changed
+
+
+def test_the_files_a_run_did_not_look_at_keep_their_trusted_entries(tmp_path):
+    old, racy, looked = (tmp_path / name for name in ("old.py", "racy.py", "looked.py"))
+    for path in (old, racy, looked):
+        path.write_text("import os\n")
+    files = {"old": str(old), "racy": str(racy), "looked": str(looked), "gone_from_disk": str(tmp_path / "gone.py")}
+    written_ns = 3_000_000_000_000_000_000
+    manifest = {
+        "written_ns": written_ns,
+        "files": {
+            "old": [[str(old), written_ns - 10**10, 10, 1, written_ns - 10**10], "d-old", "s-old"],
+            "racy": [[str(racy), written_ns - 10**9, 10, 2, written_ns - 10**9], "d-racy", "s-racy"],  # written 1 s before: untrusted
+            "looked": [[str(looked), 1, 10, 3, 1], "d-looked", "s-looked"],
+            "left_the_package": [[str(tmp_path / "x.py"), 1, 1, 4, 1], "d-x", "s-x"],
+        },
+    }
+    states = result_cache.FileStates(files, manifest, {})
+    assert states["looked"].digest == result_cache.file_digest(str(looked))  # its stamp is not the one held: hashed
+    entries = states.entries({"looked": "s-new"})
+    assert entries == {
+        "old": manifest["files"]["old"],
+        "looked": [states["looked"].stamp, states["looked"].digest, "s-new"],
+    }
