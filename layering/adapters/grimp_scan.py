@@ -78,7 +78,7 @@ def scan_graph(
     elif cache is not None and (scanner.scanned or cache.damaged):
         cache.write(scanner.entries(keys))  # type: ignore[arg-type]
     if readings is not None:
-        # Signed here, or by the builder (`ModuleReading.signature` is "" until it has).
+        # Signed here, or by the builder (`ModuleReading.signature` is "" then: the builder gives them).
         readings.update(
             (module, ModuleReading("" if builder is not None else scanner.signature(module), tuple(s[0] for s in statements)))
             for module, statements in scanner.read_modules.items()

@@ -73,7 +73,7 @@ def decide_with_cache(
             builder.cancel()
             raise
         built = builder.finish()
-        evidence.readings.update((m, r._replace(signature=built.signatures.get(m, ""))) for m, r in evidence.readings.items())
+        run.signed = built.signatures
         run.states = cache.file_states(files.files, {m: (digest, None) for m, digest in built.digests.items()})
         if run.stored_anew:
             run.store(key, modules, results)
@@ -128,6 +128,9 @@ class _CachedRun:
         graph was built; the whole-content dependences on unchanged files otherwise)."""
         self.stored_graph: dict[str, Any] | None = None
         """The graph's imports as the cache keeps them, when this run built no graph."""
+        self.signed: dict[str, str] | None = None
+        """The import signatures of what the graph read, when the builder signed it (the
+        readings' own are empty then)."""
         self.stored_anew = True
         """Whether the entry must be written: false only when every verdict was reused as it was."""
         self._by_path: dict[str, str] | None = None
@@ -262,7 +265,8 @@ class _CachedRun:
         readings = self.evidence.readings
         if self.evidence.graph_built and not readings and self.states:
             return  # the graph was built the public way: nothing to key the verdicts by
-        depends = {**{m: r.signature for m, r in readings.items()}, **self.depends}
+        signatures = self.signed if self.signed is not None else {m: r.signature for m, r in readings.items()}
+        depends = {**signatures, **self.depends}
         if any(c.reads_names for c in self.contracts):
             depends.update((m, CONTENT + self.states[m].digest) for m in self.evidence.modules_read() if m in self.states)
         graph = self.stored_graph or StoredImports({m: r.imported for m, r in readings.items()}, self.evidence.is_internal).to_data()
