@@ -177,9 +177,10 @@ CACHE_WRITERS = {
     # file_states makes the manifest's entries (in the builder, when nothing was cached)
     "layering/adapters/result_cache.py": re.compile(r"prepare|store\w*|_?write\w*|file_states"),
     # what only the cache holds, computed to be written: the import cache's entries with each
-    # module's import signature, what each contract reaches, the key of the settings
+    # module's import signature, what each contract reaches, the verdicts as stored, the key of
+    # the settings
     "layering/adapters/grimp_scan.py": re.compile(r"entries|signature|signature_of"),
-    "layering/commands/cached_check.py": re.compile(r"store|_summarize|settings_digest"),
+    "layering/commands/cached_check.py": re.compile(r"store|_summarize|verdicts|signed|settings_digest"),
 }
 
 # 20 runtime probes on the installed Django: "django.X must not load django.db".

@@ -2,13 +2,13 @@
 
 Such a run hashes the files its graph read (the content digests that key the caches), signs
 what grimp read of each module (the import signatures the verdicts depend on) and writes the
-import cache and the files' states (the manifest): work its own verdicts do not need. In the
-run's interpreter that work would compete with the run for the interpreter lock. So on Linux,
-while the run has no thread yet, a process forked before the scan (while the run is small, so
-that the fork copies little) waits for what the scan read and does it at the lowest priority,
-on the core the contracts leave idle; the run waits for it only at the end, where it needs the
-signatures to store its verdicts. Elsewhere, or when the run already has threads (which a fork
-does not copy), a thread does the same work.
+import cache, the files' states (the manifest) and its verdicts with what they depend on: work
+its own verdicts do not need. In the run's interpreter that work would compete with the run for
+the interpreter lock. So on Linux, while the run has no thread yet, a process forked before the
+scan (while the run is small, so that the fork copies little) waits for what the scan read and
+does it at the lowest priority, on the core the contracts leave idle; the run hands it its
+verdicts at the end and waits only for them to be written. Elsewhere, or when the run already
+has threads (which a fork does not copy), a thread does the same work.
 """
 
 from __future__ import annotations
@@ -16,22 +16,27 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import queue
 import struct
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from layering.adapters.grimp_scan import signature_of
 from layering.adapters.import_cache import ImportCache, Statement
-from layering.adapters.result_cache import MARSHAL_VERSION, hashed_file
+from layering.adapters.result_cache import MARSHAL_VERSION, encoded, hashed_file
 
 
 Keep = Callable[[dict[str, tuple[str, "list | None"]], dict[str, str]], list[str]]
 """Writes what the files' states are (`result_cache.ResultCache.store_manifest`) from each
 file's digest and stamp (`result_cache.hashed_file`) and the signatures of the modules read;
 gives what could not be written (a warning each)."""
+
+Store = Callable[[dict[str, tuple[str, "list | None"]], bytes, bytes, Any], list[str]]
+"""Writes the run's verdicts (what `CacheBuilder.finish` was given) with what they depend on,
+from the files' digests and stamps, the signatures and what each module read imports (both
+`result_cache.encoded`, while the run decides); gives what could not be written (a warning
+each)."""
 
 
 class ImportsRead(NamedTuple):
@@ -45,89 +50,118 @@ class ImportsRead(NamedTuple):
     statements: dict[str, tuple[Statement, ...]]
 
 
-class Built(NamedTuple):
-    """What the run needs of what was built: each file's digest, each read module's import
-    signature, and what could not be written (a warning each)."""
+class _ToRead(NamedTuple):
+    """Modules grimp is about to read: their files are hashed while it does."""
 
-    digests: dict[str, str]
-    signatures: dict[str, str]
-    problems: list[str]
+    modules: list[str]
+
+
+class _Verdicts(NamedTuple):
+    """The run's verdicts, handed over last (None: none to store)."""
+
+    verdicts: Any
 
 
 class _Building:
     """The builder's work, a reading at a time (`take`): hash the files read (only those: a
     contract about what a few modules reach reads a few of a large package's files), sign what
-    was read, write the import cache, keep the files' states."""
+    was read, write the import cache, keep the files' states; then the verdicts (`store`)."""
 
-    def __init__(self, files: dict[str, str], keep: Keep) -> None:
+    def __init__(self, files: dict[str, str], keep: Keep, store: Store) -> None:
         self._files = files
         self._keep = keep
+        self._store = store
         self._hashed: dict[str, tuple[str, list | None]] = {}
         self._signatures: dict[str, str] = {}
+        self._imported: dict[str, tuple[str, ...]] = {}
+        self._encoded = (encoded(self._signatures), encoded(self._imported))
         self._problems: list[str] = []
         self._kept = False
 
-    def take(self, read: ImportsRead) -> None:
-        self._hashed.update((m, hashed_file(self._files[m])) for m in read.statements if m in self._files and m not in self._hashed)
+    def take(self, item: _Item) -> None:
+        if isinstance(item, _Verdicts):
+            if item.verdicts is not None:
+                self._keep_states()
+                self._problems.extend(self._store(self._hashed, *self._encoded, item.verdicts))
+            return
+        self._hash(item.modules if isinstance(item, _ToRead) else item.statements)
+        if isinstance(item, _ToRead):
+            return
         entries = {}
-        for module, statements in read.statements.items():
-            signature = self._signatures[module] = signature_of(statements, read.mode)
+        for module, statements in item.statements.items():
+            signature = self._signatures[module] = signature_of(statements, item.mode)
             entries[module] = (self._hashed[module][0] if module in self._hashed else "", signature, statements)
-        if read.directory is not None:
+            self._imported[module] = tuple(statement[0] for statement in statements)
+        if item.directory is not None:
             try:
-                ImportCache(read.directory, read.written_by).write(entries)
+                ImportCache(item.directory, item.written_by).write(entries)
             except OSError as error:
-                self._problems.append(f"the import cache in {read.directory} could not be written ({error.strerror or error})")
-        self._problems.extend(self._keep(self._hashed, self._signatures))
-        self._kept = True
+                self._problems.append(f"the import cache in {item.directory} could not be written ({error.strerror or error})")
+        self._kept = False
+        self._keep_states()
+        self._encoded = (encoded(self._signatures), encoded(self._imported))
 
-    def built(self) -> Built:
-        """What was built; the files' states kept now if no reading came."""
+    def _hash(self, modules: Iterable[str]) -> None:
+        self._hashed.update((m, hashed_file(self._files[m])) for m in modules if m in self._files and m not in self._hashed)
+
+    def _keep_states(self) -> None:
         if not self._kept:
             self._problems.extend(self._keep(self._hashed, self._signatures))
             self._kept = True
-        return Built({module: digest for module, (digest, _) in self._hashed.items()}, self._signatures, list(dict.fromkeys(self._problems)))
+
+    def problems(self) -> list[str]:
+        """What could not be written; the files' states kept now if no reading came."""
+        self._keep_states()
+        return list(dict.fromkeys(self._problems))
 
 
-def build(files: dict[str, str], reads: Iterable[ImportsRead], keep: Keep) -> Built:
-    """Sign and write each import cache `reads` yields (the modules it holds keyed by the
-    digests of their files, hashed here), and `keep` the files' states after each (once, when
-    none comes)."""
-    building = _Building(files, keep)
-    for read in reads:
-        building.take(read)
-    return building.built()
+_Item = ImportsRead | _ToRead | _Verdicts
+
+
+def build(files: dict[str, str], items: Iterable[_Item], keep: Keep, store: Store) -> list[str]:
+    """Build from the readings and the verdicts of `items`, here; what could not be written."""
+    building = _Building(files, keep, store)
+    for item in items:
+        building.take(item)
+    return building.problems()
 
 
 class CacheBuilder:
     """`build` beside the run: `imports_read` hands it each reading as the graph is built,
-    `finish` waits for it (once) and gives what the run needs of it."""
+    `finish` its verdicts, and waits for all to be written (once)."""
 
-    def __init__(self, files: dict[str, str], keep: Keep) -> None:
+    def __init__(self, files: dict[str, str], keep: Keep, store: Store) -> None:
         self._files = files
         self._keep = keep
-        self._reads: list[ImportsRead] = []
-        self._built: Built | None = None
-        self._carrier: _Process | _Thread = _Process(files, keep) if _can_fork() else _Thread(files, keep)
+        self._store = store
+        self._items: list[_Item] = []
+        self._problems: list[str] | None = None
+        self._carrier: _Process | _Thread = _Process(files, keep, store) if _can_fork() else _Thread(files, keep, store)
+
+    def to_read(self, modules: list[str]) -> None:
+        """The modules grimp is about to read (their files are hashed meanwhile)."""
+        self._carrier.send(_ToRead(modules))
 
     def imports_read(self, directory: str | None, written_by: str, mode: str, statements: dict[str, tuple[Statement, ...]]) -> None:
         """What grimp read of the modules of a graph (`ImportsRead`), to sign and keep."""
         read = ImportsRead(directory, written_by, mode, statements)
-        self._reads.append(read)
+        self._items.append(read)
         self._carrier.send(read)
 
-    def finish(self) -> Built:
-        """What was built, once it is all written; built here should the process fail."""
-        if self._built is None:
-            built = self._carrier.finish()
-            self._built = built if built is not None else build(self._files, self._reads, self._keep)
-        return self._built
+    def finish(self, verdicts: Any) -> list[str]:
+        """Store `verdicts` (marshal's types; None: nothing to store) once all is written; what
+        could not be written. Done here should the builder's process fail."""
+        if self._problems is None:
+            self._items.append(_Verdicts(verdicts))
+            problems = self._carrier.finish(_Verdicts(verdicts))
+            self._problems = problems if problems is not None else build(self._files, self._items, self._keep, self._store)
+        return self._problems
 
     def cancel(self) -> None:
         """Stop building: the run failed before it could use it."""
-        if self._built is None:
+        if self._problems is None:
             self._carrier.cancel()
-            self._built = Built({}, {}, [])
+            self._problems = []
 
 
 def _can_fork() -> bool:
@@ -155,21 +189,22 @@ _LENGTH = struct.Struct("<Q")
 
 
 class _Process:
-    """`build` in a forked process: readings go to it through a pipe, framed (length, then a
-    `marshal` payload; an empty frame ends them), and what it built comes back through another."""
+    """`build` in a forked process: readings, then the verdicts, go to it through a pipe, framed
+    (length, then a tag and a `marshal` payload; an empty frame ends them), and what could not be
+    written comes back through another."""
 
-    def __init__(self, files: dict[str, str], keep: Keep) -> None:
-        reads_out, self._reads = os.pipe()
+    def __init__(self, files: dict[str, str], keep: Keep, store: Store) -> None:
+        items_out, self._items = os.pipe()
         self._reply, reply_in = os.pipe()
         with contextlib.suppress(OSError, AttributeError):
             import fcntl  # Linux only, as this class
 
-            for descriptor in (self._reads, self._reply):  # fewer hand-overs of a reading, of the reply
+            for descriptor in (self._items, self._reply):  # fewer hand-overs of a reading
                 fcntl.fcntl(descriptor, fcntl.F_SETPIPE_SZ, 1 << 20)
         self.pid = os.fork()
         if self.pid == 0:  # the builder: it never returns into the run's code
             try:
-                os.close(self._reads)
+                os.close(self._items)
                 os.close(self._reply)
                 # Hold none of the run's standard streams: whoever reads the run's output to its
                 # end must not wait for the builder to exit.
@@ -177,30 +212,27 @@ class _Process:
                 for stream in (0, 1, 2):
                     os.dup2(devnull, stream)
                 _lowest_priority()
-                building = _Building(files, keep)
-                reply = None
-                for read in _frames(reads_out):  # the reply made before the run asks for it
-                    building.take(read)
-                    reply = marshal.dumps(tuple(building.built()), MARSHAL_VERSION)
-                _write_all(reply_in, reply or marshal.dumps(tuple(building.built()), MARSHAL_VERSION))
+                problems = build(files, _frames(items_out), keep, store)
+                _write_all(reply_in, marshal.dumps(problems, MARSHAL_VERSION))
             finally:
                 os._exit(0)
-        os.close(reads_out)
+        os.close(items_out)
         os.close(reply_in)
 
-    def send(self, read: ImportsRead) -> None:
-        self._frame(marshal.dumps(tuple(read), MARSHAL_VERSION))
+    def send(self, item: ImportsRead | _ToRead) -> None:
+        self._frame((_READ if isinstance(item, ImportsRead) else _TO_READ) + marshal.dumps(tuple(item), MARSHAL_VERSION))
 
     def _frame(self, payload: bytes) -> None:
         try:
-            _write_all(self._reads, _LENGTH.pack(len(payload)))
-            _write_all(self._reads, payload)
+            _write_all(self._items, _LENGTH.pack(len(payload)))
+            _write_all(self._items, payload)
         except OSError:
             pass  # the builder is gone: `finish` builds here instead
 
-    def finish(self) -> Built | None:
+    def finish(self, verdicts: _Verdicts) -> list[str] | None:
+        self._frame(_VERDICTS + marshal.dumps(verdicts.verdicts, MARSHAL_VERSION))
         self._frame(b"")
-        os.close(self._reads)
+        os.close(self._items)
         try:
             data = _read_all(self._reply)
         finally:
@@ -208,22 +240,27 @@ class _Process:
             # Sent once all is written: its exit (freeing a copy of the run) is not waited for.
             threading.Thread(target=_reap, args=(self.pid,), name="layering-cache-builder-exit", daemon=True).start()
         try:
-            digests, signatures, problems = marshal.loads(data)
+            problems = marshal.loads(data)
         except (EOFError, ValueError, TypeError):
             return None
-        return Built(digests, signatures, problems)
+        return problems if isinstance(problems, list) else None
 
     def cancel(self) -> None:
         with contextlib.suppress(OSError):
             os.kill(self.pid, 9)
-        for descriptor in (self._reads, self._reply):
+        for descriptor in (self._items, self._reply):
             with contextlib.suppress(OSError):
                 os.close(descriptor)
         _reap(self.pid)
 
 
-def _frames(descriptor: int) -> Iterator[ImportsRead]:
-    """The readings framed on a pipe, until the empty frame (or the run's end)."""
+_READ = b"r"
+_TO_READ = b"h"
+_VERDICTS = b"v"
+
+
+def _frames(descriptor: int) -> Iterator[_Item]:
+    """The readings and verdicts framed on a pipe, until the empty frame (or the run's end)."""
     buffer = bytearray()
     while True:
         while len(buffer) < _LENGTH.size or len(buffer) < _LENGTH.size + _LENGTH.unpack_from(buffer)[0]:
@@ -234,9 +271,10 @@ def _frames(descriptor: int) -> Iterator[ImportsRead]:
         size = _LENGTH.unpack_from(buffer)[0]
         if size == 0:
             return
-        payload = bytes(buffer[_LENGTH.size : _LENGTH.size + size])
+        tag = buffer[_LENGTH.size : _LENGTH.size + 1]
+        payload = marshal.loads(bytes(buffer[_LENGTH.size + 1 : _LENGTH.size + size]))
         del buffer[: _LENGTH.size + size]
-        yield ImportsRead(*marshal.loads(payload))
+        yield ImportsRead(*payload) if tag == _READ else _ToRead(*payload) if tag == _TO_READ else _Verdicts(payload)
 
 
 def _write_all(descriptor: int, data: bytes) -> None:
@@ -258,25 +296,28 @@ def _reap(pid: int) -> None:
 
 
 class _Thread:
-    """`build` on a thread of the run, readings handed over as they are."""
+    """`build` on a thread of the run, readings and verdicts handed over as they are."""
 
-    def __init__(self, files: dict[str, str], keep: Keep) -> None:
-        self._reads: queue.SimpleQueue[ImportsRead | None] = queue.SimpleQueue()
-        self._built: list[Built] = []
-        self._thread = threading.Thread(target=self._run, args=(files, keep), name="layering-cache-builder", daemon=True)
+    def __init__(self, files: dict[str, str], keep: Keep, store: Store) -> None:
+        import queue  # only here: a run that forks its builder does not import it
+
+        self._items: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
+        self._problems: list[list[str]] = []
+        self._thread = threading.Thread(target=self._run, args=(files, keep, store), name="layering-cache-builder", daemon=True)
         self._thread.start()
 
-    def _run(self, files: dict[str, str], keep: Keep) -> None:
+    def _run(self, files: dict[str, str], keep: Keep, store: Store) -> None:
         _lowest_priority()
-        self._built.append(build(files, iter(self._reads.get, None), keep))
+        self._problems.append(build(files, iter(self._items.get, None), keep, store))
 
-    def send(self, read: ImportsRead) -> None:
-        self._reads.put(read)
+    def send(self, item: ImportsRead | _ToRead) -> None:
+        self._items.put(item)
 
-    def finish(self) -> Built | None:
-        self._reads.put(None)
+    def finish(self, verdicts: _Verdicts) -> list[str] | None:
+        self._items.put(verdicts)
+        self._items.put(None)
         self._thread.join()
-        return self._built[0] if self._built else None
+        return self._problems[0] if self._problems else None
 
     def cancel(self) -> None:
-        self._reads.put(None)
+        self._items.put(None)

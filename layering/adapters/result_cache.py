@@ -24,14 +24,12 @@ import json
 import marshal
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
-import xxhash
 
-FORMAT = 8
+FORMAT = 9
 MANIFEST = "manifest.marshal"
 RESULTS_SUFFIX = ".marshal"
 MARSHAL_VERSION = 4
@@ -166,9 +164,14 @@ def library_fingerprint(name: str) -> str:
     return f"{name}:{spec.origin}:{status.st_mtime_ns}:{status.st_size}"
 
 
-def file_digest(path: str) -> str:
-    """The digest of a file's bytes ("" when it cannot be read)."""
-    return hashed_file(path)[0]
+def config_digest(path: str) -> str:
+    """The digest of a configuration file's bytes ("" when it cannot be read), by the BLAKE2
+    `digest_of` has: a run that hashes no file of the package does not load `xxhash`."""
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.blake2b(handle.read(), digest_size=20).hexdigest()
+    except OSError:
+        return ""
 
 
 def hashed_file(path: str) -> tuple[str, list | None]:
@@ -195,7 +198,16 @@ def hashed_file(path: str) -> tuple[str, list | None]:
             os.close(descriptor)
     except OSError:
         return "", None
+    import xxhash  # loaded by the first file hashed (in the builder, when it hashes them)
+
     return xxhash.xxh3_128_hexdigest(data), stamp
+
+
+def encoded(data: Any) -> bytes:
+    """`data` as a results entry holds its large parts (`ResultCache.store`): encoded apart, so
+    that a cache builder encodes them while the run decides, and the entry, once the verdicts
+    come, is written at once."""
+    return marshal.dumps(data, MARSHAL_VERSION)
 
 
 def read_marshal(path: str) -> Any:
@@ -209,7 +221,7 @@ def write_atomically(path: str, data: bytes) -> None:
     """Replace `path` by `data`: written to a temporary file beside it, then renamed over it, so
     that a concurrent run reads the old file or the new one, never half of one (OSError when it
     cannot be written; the temporary file is not left behind)."""
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}-", dir=os.path.dirname(path) or ".")
+    descriptor, temporary = _temporary_beside(path)
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
@@ -218,6 +230,19 @@ def write_atomically(path: str, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.remove(temporary)
         raise
+
+
+def _temporary_beside(path: str) -> tuple[int, str]:
+    """A new file of the owner's only, open for writing, in `path`'s directory: what
+    `tempfile.mkstemp` makes, without importing `tempfile` (3 ms of each run that writes)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        temporary = os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}-{os.urandom(6).hex()}")
+        try:
+            return os.open(temporary, flags, 0o600), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(17, "no unused temporary name", path)
 
 
 def digest_of(parts: Any) -> str:
@@ -318,11 +343,17 @@ class ResultCache:
         data = self._read(f"results-{key}{RESULTS_SUFFIX}")
         if data is None:
             return None
-        fields = (("results", list), ("warnings", list), ("reach", list), ("depends", dict), ("shown", dict), ("modules", str))
-        if not isinstance(data, dict) or data.get("format") != FORMAT or not all(isinstance(data.get(k), t) for k, t in fields):
+        fields = (("results", list), ("warnings", list), ("reach", list), ("signed", bytes), ("depends", dict), ("graph", bytes), ("shown", dict), ("modules", str))
+        try:
+            if not isinstance(data, dict) or data.get("format") != FORMAT or not all(isinstance(data.get(k), t) for k, t in fields):
+                raise ValueError("not an entry")
+            signed, graph = marshal.loads(data["signed"]), marshal.loads(data["graph"])
+            if not isinstance(signed, dict):
+                raise ValueError("not an entry")
+        except (EOFError, ValueError, TypeError):
             self._damaged.append(f"results-{key}{RESULTS_SUFFIX}")
             return None
-        return data
+        return {**data, "depends": {**signed, **data["depends"]}, "graph": graph}
 
     def damaged(self, key: str) -> None:
         """The results under `key` could not be used: say so once, rebuild them."""
@@ -330,8 +361,10 @@ class ResultCache:
 
     def store(self, key: str, entry: dict[str, Any]) -> None:
         """Keep the verdicts of a set of contracts (`results`, each contract's `warnings` and
-        `reach`), what they depend on (`modules`, `depends`) and the digest of each file whose
-        lines they show (`shown`: a later run re-reads those lines where a file changed)."""
+        `reach`), what they depend on (`modules`; the import signatures, `encoded`, in `signed`,
+        and what else in `depends`), the graph's imports (`graph`, `encoded`) and the digest of
+        each file whose lines they show (`shown`: a later run re-reads those lines where a file
+        changed). `load` gives `depends` and `graph` decoded, `signed` within `depends`."""
         self._write(f"results-{key}{RESULTS_SUFFIX}", {"format": FORMAT, **entry})
         self._keep_newest_results()
 

@@ -13,7 +13,7 @@ Three cases, cheapest first:
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from layering.adapters import result_cache
@@ -26,7 +26,6 @@ from layering.engine.reach import ModuleIndex, StoredImports, summarize, unaffec
 from layering.engine.relocation import relocate
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
 
     from layering.adapters.grimp_scan import ModuleReading
     from layering.contracts._common import Contract
@@ -50,21 +49,26 @@ def decide_with_cache(
     files = evidence.package_files
     # The configuration's text too, not only its options: results hold lines of it (a contract's
     # table, a stale entry), which any edit above them moves.
-    key = result_cache.digest_of([settings_key, result_cache.file_digest(settings.path), [c.spec.options for c in contracts], chains])
+    key = result_cache.digest_of([settings_key, result_cache.config_digest(settings.path), [c.spec.options for c in contracts], chains])
     # Which modules are packages too: a module made a package (`c.py` to `c/__init__.py`) reads
     # `from . import a` anew.
     packages = sorted(m for m, path in files.files.items() if os.path.basename(path) == "__init__.py")
     modules = result_cache.digest_of([sorted(files.files), packages, sorted(files.namespace_packages)])
     if not cache.knows_files():
         # Nothing to reuse: decide while a builder hashes the files, signs what the graph read
-        # and writes both down for the next run.
+        # and writes it all down for the next run, the verdicts last.
         from layering.adapters.cache_builder import CacheBuilder
 
         def keep(hashed: dict[str, tuple[str, list | None]], signatures: dict[str, str]) -> list[str]:
             cache.store_manifest(cache.file_states(files.files, hashed), signatures, modules)
             return cache.warnings
 
-        builder = CacheBuilder(files.files, keep)
+        def store(hashed: dict[str, tuple[str, list | None]], signatures: bytes, imported: bytes, verdicts: dict[str, Any]) -> list[str]:
+            states = cache.file_states(files.files, hashed)
+            cache.store(key, signed(verdicts, signatures, imported, states, _ModuleAt(files.files, settings.base_dir)))
+            return cache.warnings
+
+        builder = CacheBuilder(files.files, keep, store)
         evidence.digests = builder
         run = _CachedRun(contracts, evidence, settings, cache, {}, decide)
         try:
@@ -72,12 +76,8 @@ def decide_with_cache(
         except BaseException:
             builder.cancel()
             raise
-        built = builder.finish()
-        run.signed = built.signatures
-        run.states = cache.file_states(files.files, {m: (digest, None) for m, digest in built.digests.items()})
-        if run.stored_anew:
-            run.store(key, modules, results)
-        return results, list(dict.fromkeys(built.problems + cache.warnings)), run.warnings
+        problems = builder.finish(run.verdicts(modules, results))
+        return results, list(dict.fromkeys(problems + cache.warnings)), run.warnings
     states = cache.file_states(files.files)
     evidence.digests = _Digests(states)
     run = _CachedRun(contracts, evidence, settings, cache, states, decide)
@@ -88,7 +88,7 @@ def decide_with_cache(
     if results is None:
         results = run.decide_all()
     if run.stored_anew:
-        run.store(key, modules, results)
+        run.store(key, run.verdicts(modules, results))
     cache.store_manifest(run.states, {**{m: r.signature for m, r in run.learned.items()}, **{m: r.signature for m, r in evidence.readings.items()}}, modules)
     return results, cache.warnings, run.warnings
 
@@ -128,12 +128,9 @@ class _CachedRun:
         graph was built; the whole-content dependences on unchanged files otherwise)."""
         self.stored_graph: dict[str, Any] | None = None
         """The graph's imports as the cache keeps them, when this run built no graph."""
-        self.signed: dict[str, str] | None = None
-        """The import signatures of what the graph read, when the builder signed it (the
-        readings' own are empty then)."""
         self.stored_anew = True
         """Whether the entry must be written: false only when every verdict was reused as it was."""
-        self._by_path: dict[str, str] | None = None
+        self._module_at = _ModuleAt(evidence.package_files.files, settings.base_dir)
 
     def reuse(self, entry: dict[str, Any], modules: str, key: str) -> list[ContractResult] | None:
         """The results from `entry`, every one reused or some decided again; None when the entry
@@ -250,39 +247,82 @@ class _CachedRun:
         return changed
 
     def _digest_at(self, display_path: str) -> str | None:
-        """The digest of the file a report names by `display_path` (as `Settings.display_path`
-        gives it: relative to the configuration's directory, or absolute)."""
-        if self._by_path is None:
-            self._by_path = {os.path.abspath(path): module for module, path in self.evidence.package_files.files.items()}
-        module = self._by_path.get(os.path.abspath(os.path.join(self.settings.base_dir, display_path)))
+        """The digest of the file a report names by `display_path`."""
+        module = self._module_at(display_path)
         return None if module is None else self.states[module].digest
 
-    def store(self, key: str, modules: str, results: list[ContractResult]) -> None:
-        """Keep the results with what they depend on: the signature of each module the graph
-        holds, and the content of each file read for names where a contract reads them."""
+    def verdicts(self, modules: str, results: list[ContractResult]) -> dict[str, Any] | None:
+        """What the cache keeps of `results` but what the graph's readings say (`signed` adds
+        it); None when they are not to be kept: a contract could not be decided, or the graph
+        was built the public way, with nothing to key the verdicts by."""
         if any(r.verdict is Verdict.ERROR for r in results):
-            return
-        readings = self.evidence.readings
-        if self.evidence.graph_built and not readings and self.states:
-            return  # the graph was built the public way: nothing to key the verdicts by
-        signatures = self.signed if self.signed is not None else {m: r.signature for m, r in readings.items()}
-        depends = {**signatures, **self.depends}
-        if any(c.reads_names for c in self.contracts):
-            depends.update((m, CONTENT + self.states[m].digest) for m in self.evidence.modules_read() if m in self.states)
-        graph = self.stored_graph or StoredImports({m: r.imported for m, r in readings.items()}, self.evidence.is_internal).to_data()
-        shown = {path: self._digest_at(path) for path in shown_paths(results) if self._digest_at(path) is not None}
-        self.cache.store(
-            key,
-            {
-                "modules": modules,
-                "depends": depends,
-                "results": [result_to_data(r) for r in results],
-                "warnings": self.warnings,
-                "reach": self.reach,
-                "graph": graph,
-                "shown": shown,
-            },
-        )
+            return None
+        if self.evidence.graph_built and not self.evidence.readings and self.evidence.package_files.files:
+            return None
+        return {
+            "modules": modules,
+            "depends": self.depends,
+            "content": sorted(self.evidence.modules_read()) if any(c.reads_names for c in self.contracts) else [],
+            "results": [result_to_data(r) for r in results],
+            "warnings": self.warnings,
+            "reach": self.reach,
+            "graph": self.stored_graph,
+            "shown": sorted(shown_paths(results)),
+        }
+
+    def store(self, key: str, verdicts: dict[str, Any] | None) -> None:
+        """Keep `verdicts` with what they depend on, signed by the readings of this run."""
+        if verdicts is not None:
+            readings = self.evidence.readings
+            signatures = result_cache.encoded({m: r.signature for m, r in readings.items()})
+            imported = result_cache.encoded({} if verdicts["graph"] else {m: r.imported for m, r in readings.items()})
+            self.cache.store(key, signed(verdicts, signatures, imported, self.states, self._module_at))
+
+
+def signed(verdicts: dict[str, Any], signatures: bytes, imported: bytes, states: Mapping[str, result_cache.FileState], module_at: Callable[[str], str | None]) -> dict[str, Any]:
+    """The cache's entry of `verdicts` (`_CachedRun.verdicts`): they depend on the signature of
+    each module the graph holds (`signatures`, `result_cache.encoded`) and on the content of
+    each file read for names; the graph's imports (`imported`, encoded, unless the verdicts
+    name a stored graph) and the digest of each file whose lines they show."""
+    depends = dict(verdicts["depends"])
+    depends.update((m, CONTENT + states[m].digest) for m in verdicts["content"] if m in states)
+    shown = {}
+    for path in verdicts["shown"]:
+        module = module_at(path)
+        if module is not None:
+            shown[path] = states[module].digest
+    return {
+        "modules": verdicts["modules"],
+        "signed": signatures,
+        "depends": depends,
+        "results": verdicts["results"],
+        "warnings": verdicts["warnings"],
+        "reach": verdicts["reach"],
+        "graph": result_cache.encoded(verdicts["graph"]) if verdicts["graph"] else imported,
+        "shown": shown,
+    }
+
+
+class _ModuleAt:
+    """The module whose file a report names by a display path (as `Settings.display_path` gives
+    it: relative to the configuration's directory, or absolute), None for another file."""
+
+    def __init__(self, files: dict[str, str], base_dir: str) -> None:
+        self._files = files
+        self._base_dir = base_dir
+        self._by_path: dict[str, str] | None = None
+        self._normalized = False
+
+    def __call__(self, display_path: str) -> str | None:
+        wanted = os.path.abspath(os.path.join(self._base_dir, display_path))
+        if self._by_path is None:
+            # The package's paths as found: normal and absolute, as the source roots are.
+            self._by_path = {path: module for module, path in self._files.items()}
+        if wanted not in self._by_path and not self._normalized:
+            # Made sure of on a miss only (4 ms on homeassistant's 8,805 files).
+            self._by_path = {os.path.abspath(path): module for module, path in self._files.items()}
+            self._normalized = True
+        return self._by_path.get(wanted)
 
 
 class _Digests(Mapping[str, str]):

@@ -94,7 +94,7 @@ def _options_record(settings: Settings) -> "OptionsRead | None":
 
     if not settings.cache_dir:
         return None
-    return result_cache.OptionsRead(settings.cache_dir, result_cache.digest_of([settings_digest(settings), result_cache.file_digest(settings.path)]))
+    return result_cache.OptionsRead(settings.cache_dir, result_cache.digest_of([settings_digest(settings), result_cache.config_digest(settings.path)]))
 
 
 def _build(settings: Settings, problems: list[Problem]) -> list["Contract"]:

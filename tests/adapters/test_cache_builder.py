@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from cache_support import mark_first_verdict
 
+from layering.adapters.result_cache import hashed_file
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the builder forks on Linux only")
 
 MODULES = 40
@@ -115,8 +117,8 @@ def test_only_a_process_of_one_thread_forks_its_builder(tmp_path):
 # A builder beside this process and the run's own `build`, on the same files and reading: do
 # they build, write and keep the same?
 BUILD_BOTH = """
-import json, os, sys
-from layering.adapters.cache_builder import CacheBuilder, ImportsRead, build
+import json, marshal, os, sys
+from layering.adapters.cache_builder import CacheBuilder, ImportsRead, _Verdicts, build
 from layering.adapters.import_cache import ImportCache
 
 files = {f"m{i}": os.path.abspath(f"m{i}.py") for i in range(__FILES__)}
@@ -129,16 +131,20 @@ def keep(hashed, signatures):
     with open(os.path.join(where, "kept.json"), "w") as handle:
         json.dump([sorted((m, digest) for m, (digest, _) in hashed.items()), sorted(signatures.items())], handle)
     return []
+def store(hashed, signatures, imported, verdicts):
+    with open(os.path.join(where, "stored.json"), "w") as handle:
+        json.dump([verdicts, sorted(marshal.loads(imported).items()), len(hashed), sorted(marshal.loads(signatures).items())], handle)
+    return [f"stored {verdicts['run']}"]
 
-builder = CacheBuilder(files, keep)
+builder = CacheBuilder(files, keep, store)
 __BEFORE_READING__
 builder.imports_read("beside", "test", "i", statements)
-beside = builder.finish()
+beside = builder.finish({"run": "beside"})
 where = "here"
-here = build(files, [ImportsRead("here", "test", "i", statements)], keep)
+here = build(files, [ImportsRead("here", "test", "i", statements), _Verdicts({"run": "here"})], keep, store)
 def load(name):
-    return ImportCache(name, "test").load(), open(os.path.join(name, "kept.json")).read()
-json.dump({"same_built": tuple(beside) == tuple(here), "same_written": load("beside") == load("here"), "modules": len(load("beside")[0])}, sys.stdout)
+    return ImportCache(name, "test").load(), open(os.path.join(name, "kept.json")).read(), json.load(open(os.path.join(name, "stored.json")))[1:]
+json.dump({"problems": [beside, here], "same_written": load("beside") == load("here"), "modules": len(load("beside")[0])}, sys.stdout)
 """
 
 
@@ -153,14 +159,14 @@ def build_both(tmp_path: Path, files: int, read: int, statements: int, before_re
 
 def test_a_reading_of_many_megabytes_reaches_the_builder_whole(tmp_path):
     # 30,000 modules of 8 statements: about 5 MB to hand over, five times the pipe's room.
-    assert build_both(tmp_path, files=400, read=30_000, statements=8) == {"same_built": True, "same_written": True, "modules": 30_000}
+    assert build_both(tmp_path, files=400, read=30_000, statements=8) == {"problems": [["stored beside"], ["stored here"]], "same_written": True, "modules": 30_000}
 
 
 KILL_THE_BUILDER = "import signal\nfor child in open(f'/proc/self/task/{os.getpid()}/children').read().split():\n    os.kill(int(child), signal.SIGKILL)"
 
 
 def test_a_builder_process_that_dies_leaves_its_work_to_the_run(tmp_path):
-    assert build_both(tmp_path, files=50, read=50, statements=3, before_reading=KILL_THE_BUILDER) == {"same_built": True, "same_written": True, "modules": 50}
+    assert build_both(tmp_path, files=50, read=50, statements=3, before_reading=KILL_THE_BUILDER) == {"problems": [["stored beside"], ["stored here"]], "same_written": True, "modules": 50}
 
 
 def test_a_cancelled_builder_leaves_no_process_and_writes_nothing(tmp_path):
@@ -169,9 +175,30 @@ def test_a_cancelled_builder_leaves_no_process_and_writes_nothing(tmp_path):
     script = """
 import json, os
 from layering.adapters.cache_builder import CacheBuilder
-builder = CacheBuilder({f"m{i}": f"m{i}.py" for i in range(20)}, lambda hashed, signatures: open("kept", "w").close() or [])
+builder = CacheBuilder({f"m{i}": f"m{i}.py" for i in range(20)}, lambda hashed, signatures: open("kept", "w").close() or [], lambda *stored: open("stored", "w").close() or [])
 builder.imports_read(".", "test", "i", {"m0": (("os", 1, "import os", False),)})
 builder.cancel()
 print(json.dumps([open(f"/proc/self/task/{os.getpid()}/children").read().split(), sorted(os.listdir("."))]))
 """
     assert json.loads(python(script, tmp_path)) == [[], [f"m{number}.py" for number in sorted(range(20), key=str)]]
+
+
+def test_the_files_announced_to_be_read_are_hashed_whether_their_reading_comes_or_not(tmp_path):
+    for number in range(3):
+        (tmp_path / f"m{number}.py").write_text(f"import os  # {number}\n")
+    script = """
+import json, os
+from layering.adapters.cache_builder import CacheBuilder
+files = {f"m{i}": os.path.abspath(f"m{i}.py") for i in range(3)}
+def store(hashed, signatures, imported, verdicts):
+    with open("stored.json", "w") as handle:
+        json.dump({m: digest for m, (digest, _) in hashed.items()}, handle)
+    return []
+builder = CacheBuilder(files, lambda hashed, signatures: [], store)
+builder.to_read(["m0", "m1"])  # m1's scan fails: no reading of it comes
+builder.imports_read(None, "test", "i", {"m0": (("os", 1, "import os  # 0", False),)})
+builder.finish({"run": 1})
+print(json.dumps(json.load(open("stored.json"))))
+"""
+    expected = {f"m{n}": hashed_file(str(tmp_path / f"m{n}.py"))[0] for n in range(2)}
+    assert json.loads(python(script, tmp_path)) == expected

@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from layering.adapters.result_cache import file_digest, hashed_file
+from layering.adapters.result_cache import hashed_file
 
 
 @settings(max_examples=60, deadline=None)
@@ -23,17 +23,17 @@ def test_any_changed_byte_changes_the_digest(tmp_path_factory, data, position, f
     changed = bytearray(data)
     changed[position % len(data)] ^= flip
     after.write_bytes(bytes(changed))
-    assert file_digest(str(before)) != file_digest(str(after))
-    assert file_digest(str(before)) == file_digest(str(folder / "before.py"))
+    assert hashed_file(str(before))[0] != hashed_file(str(after))[0]
+    assert hashed_file(str(before))[0] == hashed_file(str(folder / "before.py"))[0]
 
 
 def test_the_digest_is_the_same_in_another_process_under_any_hash_seed(tmp_path: Path):
     source = tmp_path / "mod.py"
     source.write_text("import json\n" * 2000)
-    here = file_digest(str(source))
+    here = hashed_file(str(source))[0]
     for seed in ("0", "1", "12345"):
         there = subprocess.run(
-            [sys.executable, "-c", "import sys; from layering.adapters.result_cache import file_digest; print(file_digest(sys.argv[1]))", str(source)],
+            [sys.executable, "-c", "import sys; from layering.adapters.result_cache import hashed_file; print(hashed_file(sys.argv[1])[0])", str(source)],
             env={**os.environ, "PYTHONHASHSEED": seed},
             capture_output=True,
             text=True,

@@ -11,7 +11,7 @@ import pytest
 from layering.adapters import grimp_scan
 from layering.adapters.import_cache import FILE_NAME, FORMAT, ImportCache
 from layering.adapters.package_files import find_package_files
-from layering.adapters.result_cache import file_digest
+from layering.adapters.result_cache import hashed_file
 
 
 def write_package(root: Path) -> None:
@@ -48,7 +48,7 @@ def edges(graph) -> set[tuple[str, str]]:
 
 def build(root: Path, cache: Path):
     files = find_package_files(("app",), (str(root),))
-    digests = {module: file_digest(path) for module, path in files.files.items()}
+    digests = {module: hashed_file(path)[0] for module, path in files.files.items()}
     return grimp_scan.scan_graph(files, False, False, str(cache), digests)
 
 

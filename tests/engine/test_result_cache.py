@@ -100,6 +100,21 @@ def test_garbage_cache_is_ignored_with_a_warning(tree):
     assert any("was damaged" in w and "rebuilt it" in w for w in report.warnings)
 
 
+def test_an_entry_whose_encoded_part_is_damaged_is_rebuilt_with_a_warning(tree):
+    assert verdict(tree) == "kept"
+    with open(results_file(tree.root), "rb") as handle:
+        entry = marshal.load(handle)
+    assert isinstance(entry["graph"], bytes) and isinstance(entry["signed"], bytes)
+    assert marshal.loads(entry["signed"]).keys() == {"app", "app.a", "app.b", "app.c"}  # app.c scanned as a target
+    entry["graph"] = entry["graph"][: len(entry["graph"]) // 2]  # cut short
+    with open(results_file(tree.root), "wb") as handle:
+        marshal.dump(entry, handle)
+    tamper(tree)  # a verdict read from the damaged entry would say broken
+    report = check_settings(locate_settings(str(tree.root / "contracts.toml")))
+    assert report.results[0].verdict.value == "kept"
+    assert any("was damaged" in w and "rebuilt it" in w for w in report.warnings)
+
+
 def test_no_cache_run_writes_nothing(tree):
     report = check_settings(locate_settings(str(tree.root / "contracts.toml")), use_cache=False)
     assert report.results[0].verdict.value == "kept"
@@ -143,7 +158,7 @@ def test_the_files_a_run_did_not_look_at_keep_their_trusted_entries(tmp_path):
         },
     }
     states = result_cache.FileStates(files, manifest, {})
-    assert states["looked"].digest == result_cache.file_digest(str(looked))  # its stamp is not the one held: hashed
+    assert states["looked"].digest == result_cache.hashed_file(str(looked))[0]  # its stamp is not the one held: hashed
     entries = states.entries({"looked": "s-new"})
     assert entries == {
         "old": manifest["files"]["old"],
