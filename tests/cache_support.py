@@ -15,14 +15,22 @@ def results_file(root: Path) -> str:
     return path
 
 
-def cached_results(root: Path) -> dict[str, Any]:
+def _stored(root: Path) -> dict[str, Any]:
     with open(results_file(root), "rb") as handle:
         return marshal.load(handle)
 
 
+def cached_results(root: Path) -> dict[str, Any]:
+    """The entry of the results file, its verdicts decoded (they are encoded apart)."""
+    data = _stored(root)
+    return {**data, "results": marshal.loads(data["results"])}
+
+
 def mark_first_verdict(root: Path, verdict: str) -> None:
     """Write `verdict` over the first cached verdict: a run that prints it reused it."""
-    data = cached_results(root)
-    data["results"][0]["verdict"] = verdict
+    data = _stored(root)
+    results = marshal.loads(data["results"])
+    results[0]["verdict"] = verdict
+    data["results"] = marshal.dumps(results, 4)
     with open(results_file(root), "wb") as handle:
         marshal.dump(data, handle, 4)

@@ -205,8 +205,9 @@ def hashed_file(path: str) -> tuple[str, list | None]:
 
 def encoded(data: Any) -> bytes:
     """`data` as a results entry holds its large parts (`ResultCache.store`): encoded apart, so
-    that a cache builder encodes them while the run decides, and the entry, once the verdicts
-    come, is written at once."""
+    that each is encoded once, where it is made (the signatures and the graph's imports by a
+    cache builder while the run decides, the verdicts by the run), and the entry is written
+    at once from them."""
     return marshal.dumps(data, MARSHAL_VERSION)
 
 
@@ -343,28 +344,28 @@ class ResultCache:
         data = self._read(f"results-{key}{RESULTS_SUFFIX}")
         if data is None:
             return None
-        fields = (("results", list), ("warnings", list), ("reach", list), ("signed", bytes), ("depends", dict), ("graph", bytes), ("shown", dict), ("modules", str))
+        fields = (("results", bytes), ("warnings", list), ("reach", list), ("signed", bytes), ("depends", dict), ("graph", bytes), ("shown", dict), ("modules", str))
         try:
             if not isinstance(data, dict) or data.get("format") != FORMAT or not all(isinstance(data.get(k), t) for k, t in fields):
                 raise ValueError("not an entry")
-            signed, graph = marshal.loads(data["signed"]), marshal.loads(data["graph"])
-            if not isinstance(signed, dict):
+            results, signed, graph = marshal.loads(data["results"]), marshal.loads(data["signed"]), marshal.loads(data["graph"])
+            if not (isinstance(results, list) and isinstance(signed, dict)):
                 raise ValueError("not an entry")
         except (EOFError, ValueError, TypeError):
             self._damaged.append(f"results-{key}{RESULTS_SUFFIX}")
             return None
-        return {**data, "depends": {**signed, **data["depends"]}, "graph": graph}
+        return {**data, "results": results, "depends": {**signed, **data["depends"]}, "graph": graph}
 
     def damaged(self, key: str) -> None:
         """The results under `key` could not be used: say so once, rebuild them."""
         self._damaged.append(f"results-{key}{RESULTS_SUFFIX}")
 
     def store(self, key: str, entry: dict[str, Any]) -> None:
-        """Keep the verdicts of a set of contracts (`results`, each contract's `warnings` and
-        `reach`), what they depend on (`modules`; the import signatures, `encoded`, in `signed`,
-        and what else in `depends`), the graph's imports (`graph`, `encoded`) and the digest of
-        each file whose lines they show (`shown`: a later run re-reads those lines where a file
-        changed). `load` gives `depends` and `graph` decoded, `signed` within `depends`."""
+        """Keep the verdicts of a set of contracts (`results`, `encoded`; each contract's
+        `warnings` and `reach`), what they depend on (`modules`; the import signatures, encoded,
+        in `signed`, and what else in `depends`), the graph's imports (`graph`, encoded) and the
+        digest of each file whose lines they show (`shown`: a later run re-reads those lines
+        where a file changed). `load` gives them decoded, `signed` within `depends`."""
         self._write(f"results-{key}{RESULTS_SUFFIX}", {"format": FORMAT, **entry})
         self._keep_newest_results()
 

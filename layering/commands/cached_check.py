@@ -263,7 +263,7 @@ class _CachedRun:
             "modules": modules,
             "depends": self.depends,
             "content": sorted(self.evidence.modules_read()) if any(c.reads_names for c in self.contracts) else [],
-            "results": [result_to_data(r) for r in results],
+            "results": result_cache.encoded([result_to_data(r) for r in results]),
             "warnings": self.warnings,
             "reach": self.reach,
             "graph": self.stored_graph,
