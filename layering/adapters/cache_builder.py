@@ -63,9 +63,10 @@ class _Verdicts(NamedTuple):
 
 
 class _Building:
-    """The builder's work, a reading at a time (`take`): hash the files read (only those: a
-    contract about what a few modules reach reads a few of a large package's files), sign what
-    was read, write the import cache, keep the files' states; then the verdicts (`store`)."""
+    """The builder's work, an item at a time (`take`): hash the files grimp is about to read
+    (only those: a contract about what a few modules reach reads a few of a large package's
+    files); sign what it read, write the import cache, keep the files' states and encode what
+    the verdicts depend on; then store the verdicts."""
 
     def __init__(self, files: dict[str, str], keep: Keep, store: Store) -> None:
         self._files = files
@@ -79,24 +80,26 @@ class _Building:
         self._kept = False
 
     def take(self, item: _Item) -> None:
-        if isinstance(item, _Verdicts):
-            if item.verdicts is not None:
-                self._keep_states()
-                self._problems.extend(self._store(self._hashed, *self._encoded, item.verdicts))
-            return
-        self._hash(item.modules if isinstance(item, _ToRead) else item.statements)
         if isinstance(item, _ToRead):
-            return
+            self._hash(item.modules)
+        elif isinstance(item, ImportsRead):
+            self._read(item)
+        elif item.verdicts is not None:
+            self._keep_states()
+            self._problems.extend(self._store(self._hashed, *self._encoded, item.verdicts))
+
+    def _read(self, read: ImportsRead) -> None:
+        self._hash(read.statements)
         entries = {}
-        for module, statements in item.statements.items():
-            signature = self._signatures[module] = signature_of(statements, item.mode)
+        for module, statements in read.statements.items():
+            signature = self._signatures[module] = signature_of(statements, read.mode)
             entries[module] = (self._hashed[module][0] if module in self._hashed else "", signature, statements)
             self._imported[module] = tuple(statement[0] for statement in statements)
-        if item.directory is not None:
+        if read.directory is not None:
             try:
-                ImportCache(item.directory, item.written_by).write(entries)
+                ImportCache(read.directory, read.written_by).write(entries)
             except OSError as error:
-                self._problems.append(f"the import cache in {item.directory} could not be written ({error.strerror or error})")
+                self._problems.append(f"the import cache in {read.directory} could not be written ({error.strerror or error})")
         self._kept = False
         self._keep_states()
         self._encoded = (encoded(self._signatures), encoded(self._imported))
