@@ -1529,6 +1529,16 @@ def guard_holds(wr: WorkloadResult) -> bool | None:
     return median(differences) <= wr.cache_writes.seconds
 
 
+def guard_cell(wr: WorkloadResult) -> str:
+    """The guard's verdict, "within noise" where the allowance lies within the middle half of
+    the rounds' differences but below their median (the target counts it as not met)."""
+    differences = paired_differences(wr.guard["default"], wr.guard["cold"])
+    holds = guard_holds(wr)
+    if holds is False and differences and wr.cache_writes.seconds is not None and differences[len(differences) // 4] <= wr.cache_writes.seconds:
+        return "**not met** (within noise)"
+    return met(holds)
+
+
 def fmt_differences(differences: list[float] | None) -> str:
     """The median of the rounds' differences, with the middle half of them."""
     if not differences:
@@ -1558,7 +1568,7 @@ def cache_guard_section(results: dict) -> list[str]:
             writes = wr.cache_writes
             differences = paired_differences(wr.guard["default"], wr.guard["cold"])
             rows.append([corpus, wl, fmt_s(cold), fmt_s(default), fmt_ratio(ratio(default, cold)), fmt_differences(differences),
-                         cache_write_cell(writes), met(guard_holds(wr))])
+                         cache_write_cell(writes), guard_cell(wr)])
             functions.update(writes.functions)
             if writes.note:
                 notes.add(f"{corpus} {wl}: {writes.note}")

@@ -67,8 +67,6 @@ def scan_graph(
         cache = ImportCache(cache_dir, internals.version)
     known = cache.load() if cache is not None else {}
     scanner = _Scanner(internals, found, include_external_packages, exclude_type_checking_imports, known, keys if keys is not None else {})
-    if builder is not None:
-        scanner.to_read = builder.to_read
     if starts is None:
         scanner.read(sorted(files.files))
     else:
@@ -103,8 +101,6 @@ class _Scanner:
         self.read_modules: dict[str, tuple[Statement, ...]] = {}
         self.scanned: set[str] = set()
         self._signatures: dict[str, str] = {}
-        self.to_read: Callable[[list[str]], None] | None = None
-        """Told the modules about to be scanned (a `CacheBuilder` hashes their files meanwhile)."""
 
     def read(self, modules: list[str]) -> None:
         missing = []
@@ -118,8 +114,6 @@ class _Scanner:
             else:
                 missing.append(self._by_module[module])
         if missing:
-            if self.to_read is not None:
-                self.to_read([module_file.module.name for module_file in missing])
             for module_file, direct_imports in self._internals.scan(missing, **self._options).items():
                 self.read_modules[module_file.module.name] = statements_of(direct_imports)
                 self.scanned.add(module_file.module.name)

@@ -16,8 +16,6 @@ from pathlib import Path
 import pytest
 from cache_support import mark_first_verdict
 
-from layering.adapters.result_cache import hashed_file
-
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the builder forks on Linux only")
 
 MODULES = 40
@@ -182,23 +180,3 @@ print(json.dumps([open(f"/proc/self/task/{os.getpid()}/children").read().split()
 """
     assert json.loads(python(script, tmp_path)) == [[], [f"m{number}.py" for number in sorted(range(20), key=str)]]
 
-
-def test_the_files_announced_to_be_read_are_hashed_whether_their_reading_comes_or_not(tmp_path):
-    for number in range(3):
-        (tmp_path / f"m{number}.py").write_text(f"import os  # {number}\n")
-    script = """
-import json, os
-from layering.adapters.cache_builder import CacheBuilder
-files = {f"m{i}": os.path.abspath(f"m{i}.py") for i in range(3)}
-def store(hashed, signatures, imported, verdicts):
-    with open("stored.json", "w") as handle:
-        json.dump({m: digest for m, (digest, _) in hashed.items()}, handle)
-    return []
-builder = CacheBuilder(files, lambda hashed, signatures: [], store)
-builder.to_read(["m0", "m1"])  # m1's scan fails: no reading of it comes
-builder.imports_read(None, "test", "i", {"m0": (("os", 1, "import os  # 0", False),)})
-builder.finish({"run": 1})
-print(json.dumps(json.load(open("stored.json"))))
-"""
-    expected = {f"m{n}": hashed_file(str(tmp_path / f"m{n}.py"))[0] for n in range(2)}
-    assert json.loads(python(script, tmp_path)) == expected
