@@ -12,9 +12,13 @@ from __future__ import annotations
 import ast
 import copy
 import tempfile
-import tomllib
 from collections import defaultdict
 from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 import pytest
 from hypothesis import given, note, settings

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-import tomllib
 from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 from hypothesis import given, note, settings
 from property_trees import ROOT, package_cases

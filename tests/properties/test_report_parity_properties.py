@@ -6,8 +6,12 @@ Both tools run in subprocesses, so this draws a third of the profile's examples.
 from __future__ import annotations
 
 import tempfile
-import tomllib
 from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 from hypothesis import given, note, settings
 from property_trees import GRAPH_KINDS, package_cases
