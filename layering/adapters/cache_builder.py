@@ -93,8 +93,8 @@ class _Building:
                 ImportCache(read.directory, read.written_by).write(entries)
             except OSError as error:
                 self._problems.append(f"the import cache in {read.directory} could not be written ({error.strerror or error})")
-        self._kept = False
-        self._keep_states()
+        self._problems.extend(self._keep(self._hashed, self._signatures))
+        self._kept = True
         self._encoded = (encoded(self._signatures), encoded(self._imported))
 
     def _keep_states(self) -> None:
@@ -141,8 +141,9 @@ class CacheBuilder:
         """Store `verdicts` (marshal's types; None: nothing to store) once all is written; what
         could not be written. Done here should the builder's process fail."""
         if self._problems is None:
-            self._items.append(_Verdicts(verdicts))
-            problems = self._carrier.finish(_Verdicts(verdicts))
+            last = _Verdicts(verdicts)
+            self._items.append(last)
+            problems = self._carrier.finish(last)
             self._problems = problems if problems is not None else build(self._files, self._items, self._keep, self._store)
         return self._problems
 

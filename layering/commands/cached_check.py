@@ -266,7 +266,7 @@ class _CachedRun:
             "results": result_cache.encoded([result_to_data(r) for r in results]),
             "warnings": self.warnings,
             "reach": self.reach,
-            "graph": self.stored_graph,
+            "graph": result_cache.encoded(self.stored_graph) if self.stored_graph else None,
             "shown": sorted(shown_paths(results)),
         }
 
@@ -275,15 +275,16 @@ class _CachedRun:
         if verdicts is not None:
             readings = self.evidence.readings
             signatures = result_cache.encoded({m: r.signature for m, r in readings.items()})
-            imported = result_cache.encoded({} if verdicts["graph"] else {m: r.imported for m, r in readings.items()})
+            imported = None if verdicts["graph"] is not None else result_cache.encoded({m: r.imported for m, r in readings.items()})
             self.cache.store(key, signed(verdicts, signatures, imported, self.states, self._module_at))
 
 
-def signed(verdicts: dict[str, Any], signatures: bytes, imported: bytes, states: Mapping[str, result_cache.FileState], module_at: Callable[[str], str | None]) -> dict[str, Any]:
+def signed(verdicts: dict[str, Any], signatures: bytes, imported: bytes | None, states: Mapping[str, result_cache.FileState], module_at: Callable[[str], str | None]) -> dict[str, Any]:
     """The cache's entry of `verdicts` (`_CachedRun.verdicts`): they depend on the signature of
     each module the graph holds (`signatures`, `result_cache.encoded`) and on the content of
     each file read for names; the graph's imports (`imported`, encoded, unless the verdicts
-    name a stored graph) and the digest of each file whose lines they show."""
+    hold the stored graph they were reused on) and the digest of each file whose lines they
+    show."""
     depends = dict(verdicts["depends"])
     depends.update((m, CONTENT + states[m].digest) for m in verdicts["content"] if m in states)
     shown = {}
@@ -298,7 +299,7 @@ def signed(verdicts: dict[str, Any], signatures: bytes, imported: bytes, states:
         "results": verdicts["results"],
         "warnings": verdicts["warnings"],
         "reach": verdicts["reach"],
-        "graph": result_cache.encoded(verdicts["graph"]) if verdicts["graph"] else imported,
+        "graph": imported if verdicts["graph"] is None else verdicts["graph"],
         "shown": shown,
     }
 
