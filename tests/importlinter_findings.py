@@ -53,8 +53,13 @@ def main(config: str, source_root: str) -> None:
     from importlinter.application import use_cases
 
     configuration.configure()
-    use_cases._register_built_in_contract_types()  # as lint_imports does before create_report
-    report = use_cases.create_report(use_cases.read_user_options(config), cache_dir=None)
+    options = use_cases.read_user_options(config)
+    # as lint_imports does before create_report, in the installed version
+    if hasattr(use_cases, "_register_built_in_contract_types"):
+        use_cases._register_built_in_contract_types()
+    else:  # import-linter 2.16 and older (2.15 is the last for Python 3.10), with the plugins
+        use_cases._register_contract_types(options)
+    report = use_cases.create_report(options, cache_dir=None)
     graph = report.graph
     result = {
         "imports": sorted([m, n] for m in graph.modules for n in graph.find_modules_directly_imported_by(m)),

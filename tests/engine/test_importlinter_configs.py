@@ -5,6 +5,7 @@ finds it."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 
 import pytest
@@ -31,8 +32,12 @@ SHAPES = [
     ("protected", {"name": "Only the API touches infra", "type": "protected", "protected_modules": "shop.infra",
                    "allowed_importers": ["shop.api"]}),
     ("acyclic", {"name": "No cycles in shop", "type": "acyclic_siblings", "ancestors": ["shop"]}),
-    ("private", {"name": "Private modules stay private", "type": "private_modules", "packages_with_private_modules": ["shop"]}),
 ]
+PRIVATE = ("private", {"name": "Private modules stay private", "type": "private_modules", "packages_with_private_modules": ["shop"]})
+# import-linter 2.17 brought private_modules; 2.15 is the last that runs on Python 3.10.
+HAS_PRIVATE_MODULES = importlib.util.find_spec("importlinter.contracts.private_modules") is not None
+if HAS_PRIVATE_MODULES:
+    SHAPES.append(PRIVATE)
 
 
 @pytest.mark.parametrize("file_format", FORMATS)
@@ -49,6 +54,19 @@ def test_shapes_real_projects_use(project, tmp_path, file_format):
     assert ours[0] == theirs[0] == 1
     assert ours[2]["config_path"] == str(tmp_path / file_format)
     assert "KEPT" in theirs[1].values() and "BROKEN" in theirs[1].values()
+
+
+@pytest.mark.skipif(HAS_PRIVATE_MODULES, reason="the installed import-linter has private_modules")
+def test_a_type_the_installed_import_linter_lacks_is_a_located_error_that_says_upgrade(project, tmp_path):
+    project.write(SHOP)
+    write_config(tmp_path, ".importlinter", {"root_package": "shop"}, [PRIVATE])
+
+    result = project.check("--no-cache", cwd=tmp_path)
+
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert re.search(r"\.importlinter:\d+: error: contract 'Private modules stay private': the installed import-linter "
+                     r"\([\d.]+\) has no 'private_modules' contract type; upgrade import-linter to check it", result.stdout + result.stderr)
 
 
 IGNORES = [
