@@ -82,6 +82,12 @@ class Problem:
                 queue.append(imported)
         return False
 
+    def reaching_targets(self, removed) -> set[str]:
+        """The sources and open modules from which a chain (or its end) still reaches a target
+        once the imports in `removed` are gone: the targets' side of that cut."""
+        candidates = self.sources | (set(self.imports) - self.closed)
+        return {module for module in candidates if self.connected(removed, starts={module})}
+
     def simple_chains_through(self, edge):
         """Every chain without a repeated module that crosses `edge` (small graphs only)."""
         found = []
@@ -177,6 +183,19 @@ def test_no_smaller_cut_exists(graph):
         if len(found.cut) == 0:
             break
         assert problem.connected(frozenset(smaller)), f"{smaller} is a smaller cut than {found.cut}"
+
+
+@PURE
+@given(graphs())
+def test_the_cut_is_the_minimum_cut_nearest_the_targets(graph):
+    """Of all minimum cuts, the reported one leaves the fewest modules able to reach a target:
+    any other leaves those too (the least targets' side, which every maximum flow finds, in
+    whichever direction it was sent)."""
+    problem, found = solved(graph)
+    near = problem.reaching_targets(frozenset(found.cut))
+    for other in itertools.combinations(sorted(problem.edges()), len(found.cut)):
+        if not problem.connected(frozenset(other)):
+            assert near <= problem.reaching_targets(frozenset(other)), f"{other} is a minimum cut nearer the targets than {found.cut}"
 
 
 @PURE
