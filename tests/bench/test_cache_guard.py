@@ -85,3 +85,22 @@ def test_the_guard_fails_only_where_the_rounds_show_the_default_mode_slower(diff
 
     assert bench.guard_holds(result) is holds
     assert bench.guard_cell(result) == cell
+
+
+def series(times_ms: list[float], mode: str) -> bench.ToolSeries:
+    timed = bench.ToolSeries("layering", mode)
+    timed.times = [t / 1000 for t in times_ms]
+    return timed
+
+
+@pytest.mark.parametrize(
+    ("cached", "uncached", "shown"),
+    [
+        # a workload that writes no cache runs the same code warm: slower in 6 of 11 rounds
+        ([50, 52, 49, 51, 53, 50, 48, 52, 51, 50, 49], [51, 50, 50, 50, 52, 51, 49, 51, 50, 51, 48], False),
+        ([60] * 9 + [40] * 2, [50] * 11, True),  # 9 of 11 rounds: 3.3 % of fair coins
+        ([60] * 8 + [40] * 3, [50] * 11, False),  # 8 of 11: 11 %
+    ],
+)
+def test_a_cache_to_use_is_called_slower_only_where_the_rounds_show_it(cached, uncached, shown):
+    assert bench.shown_slower(series(cached, "warm"), series(uncached, "cold")) is shown
