@@ -860,6 +860,8 @@ sys.exit(code)
 # builder's fallback does when the builder fails. What the builder costs the run it runs beside
 # (starting it, handing it what was read, waiting for it) is then the timed difference itself.
 BUILD_IN_THE_RUN = """\
+import sys
+
 from layering.adapters import cache_builder
 
 
@@ -880,7 +882,7 @@ class InTheRun:
 
 
 if not (hasattr(cache_builder, "_can_fork") and hasattr(cache_builder, "_Thread")):
-    print("bench: layering's cache builder changed; update BUILD_IN_THE_RUN", file=__import__("sys").stderr)
+    print("bench: layering's cache builder changed; update BUILD_IN_THE_RUN", file=sys.stderr)
     raise SystemExit(2)
 cache_builder._can_fork = lambda: False
 cache_builder._Thread = InTheRun
@@ -1561,43 +1563,39 @@ def paired_differences(a: ToolSeries, b: ToolSeries) -> list[float] | None:
 GUARD_SIGNIFICANCE = 0.05
 
 
-def rounds_over(wr: WorkloadResult) -> tuple[int, int] | None:
-    """How many of the guard's rounds the default mode took longer than `--no-cache` plus the
-    allowance, and of how many rounds; None when a time or the allowance is missing."""
-    differences = paired_differences(wr.guard["default"], wr.guard["cold"])
-    if differences is None or wr.cache_writes.seconds is None:
+def rounds_over(a: ToolSeries, b: ToolSeries, allowance: float | None = 0.0) -> tuple[int, int] | None:
+    """In how many of their rounds `a` took longer than `b` plus `allowance`, and of how many
+    rounds; None when a time or the allowance is missing."""
+    differences = paired_differences(a, b)
+    if differences is None or allowance is None:
         return None
-    return sum(d > wr.cache_writes.seconds for d in differences), len(differences)
+    return sum(d > allowance for d in differences), len(differences)
 
 
 def sign_test(over: int, rounds: int) -> float:
     """The chance that `over` or more of `rounds` fair coin flips come up heads: how often so
-    many rounds would be over the allowance if the default mode were not slower than that."""
+    many rounds would be over if the one run were not slower than the other."""
     return sum(math.comb(rounds, k) for k in range(over, rounds + 1)) / 2**rounds
 
 
-def shown_slower(a: ToolSeries, b: ToolSeries) -> bool | None:
-    """Whether the rounds show `a` slower than `b`: it took longer in so many of their rounds
-    that a fair coin would give as many heads in fewer than `GUARD_SIGNIFICANCE` of runs."""
-    differences = paired_differences(a, b)
-    if differences is None:
-        return None
-    return sign_test(sum(d > 0 for d in differences), len(differences)) < GUARD_SIGNIFICANCE
+def shown_slower(a: ToolSeries, b: ToolSeries, allowance: float | None = 0.0) -> bool | None:
+    """Whether the rounds show `a` slower than `b` plus `allowance`: over it in so many of their
+    rounds that a fair coin would give as many heads in fewer than `GUARD_SIGNIFICANCE` of runs."""
+    counted = rounds_over(a, b, allowance)
+    return None if counted is None else sign_test(*counted) < GUARD_SIGNIFICANCE
 
 
 def guard_holds(wr: WorkloadResult) -> bool | None:
     """Issue 16: the default mode is slower than `--no-cache` by at most the cache-write time;
     it fails only where the rounds show it (`GUARD_SIGNIFICANCE`)."""
-    counted = rounds_over(wr)
-    if counted is None:
-        return None
-    return sign_test(*counted) >= GUARD_SIGNIFICANCE
+    shown = shown_slower(wr.guard["default"], wr.guard["cold"], wr.cache_writes.seconds)
+    return None if shown is None else not shown
 
 
 def guard_cell(wr: WorkloadResult) -> str:
     """The guard's verdict; "within noise" where the median of the differences is over the
     allowance but too few rounds are to show it."""
-    counted = rounds_over(wr)
+    counted = rounds_over(wr.guard["default"], wr.guard["cold"], wr.cache_writes.seconds)
     verdict = met(guard_holds(wr))
     if counted is None:
         return verdict

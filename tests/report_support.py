@@ -20,7 +20,7 @@ from pathlib import Path
 
 try:
     import tomllib
-except ModuleNotFoundError:  # Python 3.10
+except ModuleNotFoundError:  # Python 3.10, as layering reads TOML there; the tests take it from here
     import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[1]

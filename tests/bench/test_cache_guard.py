@@ -58,10 +58,15 @@ def test_the_profiled_run_builds_its_cache_in_its_own_process_so_the_allowance_s
     assert warm.returncode == 1 and "BROKEN" in warm.stdout, warm.stdout + warm.stderr
 
 
+def series(times_ms: list[float], mode: str) -> bench.ToolSeries:
+    timed = bench.ToolSeries("layering", mode)
+    timed.times = [t / 1000 for t in times_ms]
+    return timed
+
+
 def guarded(differences_ms: list[float], allowance_ms: float) -> bench.WorkloadResult:
-    cold, default = bench.ToolSeries("layering", "cold"), bench.ToolSeries("layering", "default")
-    cold.times = [1.0] * len(differences_ms)
-    default.times = [1.0 + d / 1000 for d in differences_ms]
+    cold = series([1000] * len(differences_ms), "cold")
+    default = series([1000 + d for d in differences_ms], "default")
     profile = bench.CacheWriteProfile(allowance_ms / 1000, 2.0, [])
     return bench.WorkloadResult({}, "", {"cold": cold, "default": default}, profile, bench.ToolSeries("layering", "untimed"))
 
@@ -85,12 +90,6 @@ def test_the_guard_fails_only_where_the_rounds_show_the_default_mode_slower(diff
 
     assert bench.guard_holds(result) is holds
     assert bench.guard_cell(result) == cell
-
-
-def series(times_ms: list[float], mode: str) -> bench.ToolSeries:
-    timed = bench.ToolSeries("layering", mode)
-    timed.times = [t / 1000 for t in times_ms]
-    return timed
 
 
 @pytest.mark.parametrize(

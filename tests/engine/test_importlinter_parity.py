@@ -7,11 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
-
 import pytest
 from report_support import (
     EXAMPLE_CONTRACTS,
@@ -23,6 +18,7 @@ from report_support import (
     json_report,
     route_chains,
     shop_config,
+    tomllib,
     write_files,
 )
 

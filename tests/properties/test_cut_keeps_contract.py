@@ -15,15 +15,10 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
-
 import pytest
 from hypothesis import given, note, settings
 from property_trees import GRAPH_KINDS, ROOT, package_cases
-from report_support import EXAMPLE_CONTRACTS, SHOP, Sources, copy_example, json_report, shop_config, write_files
+from report_support import EXAMPLE_CONTRACTS, SHOP, Sources, copy_example, json_report, shop_config, tomllib, write_files
 
 GRAPH_TYPES = ("forbidden", "layers", "independence")
 

@@ -13,14 +13,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
-
 from hypothesis import given, note, settings
 from property_trees import ROOT, package_cases
-from report_support import EXAMPLE_CONTRACTS, REPO, SHOP, Sources, check_report, copy_example, json_report, shop_config, write_files
+from report_support import EXAMPLE_CONTRACTS, REPO, SHOP, Sources, check_report, copy_example, json_report, shop_config, tomllib, write_files
 
 
 def ignored_pairs(config: str) -> dict[str, set[tuple[str, str]]]:

@@ -8,14 +8,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
-
 from hypothesis import given, note, settings
 from property_trees import GRAPH_KINDS, package_cases
-from report_support import compare_with_importlinter, importlinter_findings, json_report
+from report_support import compare_with_importlinter, importlinter_findings, json_report, tomllib
 
 
 @settings(max_examples=max(5, settings.default.max_examples // 3))
