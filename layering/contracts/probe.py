@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from layering.contracts._common import Contract, Option, OptionError, option
 from layering.domain.allowances import Allowance
+from layering.domain.errors import Problem
 from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
 from layering.domain.probes import (
     MAX_TIMEOUT,
@@ -40,6 +41,11 @@ _ERROR_CODES = {
 }
 
 _INTERPRETER_HINT = "name the bin/python of the environment the project's dependencies are installed in"
+
+
+def _importable(modules: list[str]) -> list[str]:
+    """The modules of `modules` a probe can import: those with a dotted Python name."""
+    return [module for module in modules if is_dotted_name(module)]
 
 
 def _stub_names(value: Any) -> tuple[str, ...]:
@@ -175,6 +181,7 @@ class ProbeContract(Contract):
                         "a stubbed module is never reported loaded",
                         hint="remove the stub, or forbid a module the stub does not cover",
                     )
+        self._require_importable_names(evidence)
         self.interpreter = self.interpreter_override or self._configured_interpreter()
         if not self.problems:
             modules = set(self.probed_modules(evidence))
@@ -185,6 +192,31 @@ class ProbeContract(Contract):
                         f"contract '{self.name}': expect_loaded names '{expected}', which is not probed",
                         hint="list only modules that 'modules' names",
                     )
+
+    def _require_importable_names(self, evidence: "Evidence") -> None:
+        """A probe names the module it imports to its child by a dotted Python name, and the
+        runner refuses anything else before a child starts: text that is no such name
+        (`os;open('x','w')`) is refused here, at its entry. So is a `modules` wildcard that
+        matches a file no `import` statement can name (Django's `0001_initial.py`): leaving that
+        module out would keep the contract without probing it. A forbidden wildcard's positive
+        control imports only the modules it matches that have such names."""
+        for option_name in ("modules", "forbidden"):
+            for pattern in self.values[option_name]:
+                matched = evidence.expand(pattern)
+                unnamed = [module for module in matched if not is_dotted_name(module)]
+                if not pattern.has_wildcard and not is_dotted_name(pattern.text):
+                    message = f"'{pattern}' in '{option_name}' is not a dotted module name (Python identifiers joined by dots)"
+                    hint = 'write the module\'s name as an import statement names it, e.g. "package.module"'
+                elif unnamed and option_name == "modules":
+                    message = f"'{pattern}' in 'modules' matches {unnamed[0]}, whose name is not a dotted Python name, so no probe can import it"
+                    hint = "list the modules to probe so that no such file is among them"
+                elif unnamed and len(unnamed) == len(matched):
+                    message = f"'{pattern}' in 'forbidden' matches only modules whose names are not dotted Python names ({unnamed[0]}), so its positive control can import none of them"
+                    hint = "forbid a module with a dotted Python name, or the package that holds these"
+                else:
+                    continue
+                line = self._pattern_line(option_name, pattern)
+                self.problems.append(Problem(self.settings.path, line, f"contract '{self.name}': {message}", hint=hint))
 
     def _configured_interpreter(self) -> str:
         """The checked absolute path that `python` names, or "" (the one running layering)."""
@@ -213,7 +245,7 @@ class ProbeContract(Contract):
         """For each forbidden pattern, one module the positive control imports."""
         controls = []
         for pattern in self.values["forbidden"]:
-            matched = evidence.expand(pattern)
+            matched = _importable(evidence.expand(pattern))
             controls.append(matched[0] if matched else pattern.text)
         return controls
 
@@ -241,7 +273,7 @@ class ProbeContract(Contract):
         """A wildcard's control may import any module it matches: the first that setup did not load."""
         requests = []
         for pattern, module in zip(self.values["forbidden"], self.control_modules(evidence)):
-            matched = evidence.expand(pattern) if pattern.has_wildcard else []
+            matched = _importable(evidence.expand(pattern)) if pattern.has_wildcard else []
             requests.append(self._request(evidence, module, tuple(m for m in matched if m != module)))
         return requests
 
