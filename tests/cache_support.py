@@ -4,7 +4,11 @@ run left, and a verdict marked so that a run printing it has reused it."""
 from __future__ import annotations
 
 import glob
+import json
 import marshal
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -34,3 +38,97 @@ def mark_first_verdict(root: Path, verdict: str) -> None:
     data["results"] = marshal.dumps(results, 4)
     with open(results_file(root), "wb") as handle:
         marshal.dump(data, handle, 4)
+
+
+EDIT_DURING = """
+import json, os, sys
+
+phase, plan = sys.argv[1], sys.argv[2]
+applied = []
+with open(plan, encoding="utf-8") as handle:
+    changes, read_first = json.load(handle)
+
+
+def apply():
+    if applied:
+        return
+    applied.append(True)
+    for path, text in changes.items():
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    os.remove(plan)
+
+
+if phase == "walked":
+    from layering.engine import evidence
+
+    walk = evidence.find_package_files
+
+    def walked(*args, **options):
+        found = walk(*args, **options)
+        apply()
+        return found
+
+    evidence.find_package_files = walked
+elif phase == "scanned":
+    from layering.adapters import grimp_scan
+
+    read = grimp_scan._Scanner.read
+
+    def scanned(self, modules):
+        read(self, modules)
+        if read_first is None or read_first in self.read_modules:
+            apply()
+
+    grimp_scan._Scanner.read = scanned
+elif phase == "read_again":
+    from layering.adapters import grimp_scan
+
+    read_modules = grimp_scan.read_modules
+
+    def read_again(*args, **options):
+        found = read_modules(*args, **options)
+        apply()
+        return found
+
+    grimp_scan.read_modules = read_again
+else:
+    from layering.commands import check
+
+    decide = check._decide
+
+    def decided(contract, evidence):
+        result = decide(contract, evidence)
+        apply()
+        return result
+
+    check._decide = decided
+
+sys.argv = ["layering", *sys.argv[3:]]
+from layering.cli import run
+
+run()
+"""
+"""`python -c EDIT_DURING PHASE PLAN ARGS...` is `layering ARGS...` that, at one moment of the
+run, writes the files PLAN (a JSON file: path -> text) names, then removes PLAN: once the package
+is walked (`walked`), once grimp has read files (`scanned`: before a run with nothing cached has
+them hashed), once the files an edit changed are read again (`read_again`), once a contract is
+decided (`decided`: names and lines read, the cache not yet written)."""
+
+PHASES = ("walked", "scanned", "read_again", "decided")
+
+
+def check_with_edit_during(root: Path, phase: str, changes: dict[str, str], *args: str, read_first: str | None = None) -> subprocess.CompletedProcess:
+    """`layering check ARGS` in `root`, the files `changes` names written (path -> text) during
+    it at `phase` (see `EDIT_DURING`; at `scanned`, once grimp has read module `read_first`),
+    or after it where the run never came to that moment (every verdict came from the cache)."""
+    plan = root / "edit-during.json"
+    plan.write_text(json.dumps([changes, read_first]), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONPATH")}
+    during = subprocess.run([sys.executable, "-c", EDIT_DURING, phase, str(plan), "check", *args], cwd=root, capture_output=True, text=True, env=env, timeout=120)
+    if plan.exists():
+        for path, text in changes.items():
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        plan.unlink()
+    return during

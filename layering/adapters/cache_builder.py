@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from layering.adapters.grimp_scan import signature_of
 from layering.adapters.import_cache import ImportCache, Statement
+from layering.adapters.package_files import PackageFiles
 from layering.adapters.result_cache import MARSHAL_VERSION, encoded, hashed_file
 
 
@@ -61,10 +62,13 @@ class _Building:
     contract about what a few modules reach reads a few of a large package's files), sign what
     it read, write the import cache, keep the files' states and encode what the verdicts depend
     on; then store the verdicts. The files are hashed once grimp has read them, not while it
-    does: its scan uses both cores (hashing beside it slowed transformers' scan by 30 ms)."""
+    does: its scan uses both cores (hashing beside it slowed transformers' scan by 30 ms). A
+    file is cached by its digest only where it is provably the file the walk found before grimp
+    read it (`PackageFiles.is_unchanged`): one saved in between keeps no reading."""
 
-    def __init__(self, files: dict[str, str], keep: Keep, store: Store) -> None:
-        self._files = files
+    def __init__(self, files: PackageFiles, keep: Keep, store: Store) -> None:
+        self._package = files
+        self._files = files.files
         self._keep = keep
         self._store = store
         self._hashed: dict[str, tuple[str, list | None]] = {}
@@ -86,7 +90,8 @@ class _Building:
         entries = {}
         for module, statements in read.statements.items():
             signature = self._signatures[module] = signature_of(statements, read.mode)
-            entries[module] = (self._hashed[module][0] if module in self._hashed else "", signature, statements)
+            digest, stamp = self._hashed.get(module, ("", None))
+            entries[module] = (digest if self._package.is_unchanged(module, stamp, digest) else "", signature, statements)
             self._imported[module] = tuple(statement[0] for statement in statements)
         if read.directory is not None:
             try:
@@ -111,7 +116,7 @@ class _Building:
 _Item = ImportsRead | _Verdicts
 
 
-def build(files: dict[str, str], items: Iterable[_Item], keep: Keep, store: Store) -> list[str]:
+def build(files: PackageFiles, items: Iterable[_Item], keep: Keep, store: Store) -> list[str]:
     """Build from the readings and the verdicts of `items`, here; what could not be written."""
     building = _Building(files, keep, store)
     for item in items:
@@ -123,7 +128,7 @@ class CacheBuilder:
     """`build` beside the run: `imports_read` hands it each reading as the graph is built,
     `finish` its verdicts, and waits for all to be written (once)."""
 
-    def __init__(self, files: dict[str, str], keep: Keep, store: Store) -> None:
+    def __init__(self, files: PackageFiles, keep: Keep, store: Store) -> None:
         self._files = files
         self._keep = keep
         self._store = store
@@ -183,7 +188,7 @@ class _Process:
     (length, then a tag and a `marshal` payload; an empty frame ends them), and what could not be
     written comes back through another."""
 
-    def __init__(self, files: dict[str, str], keep: Keep, store: Store) -> None:
+    def __init__(self, files: PackageFiles, keep: Keep, store: Store) -> None:
         items_out, self._items = os.pipe()
         self._reply, reply_in = os.pipe()
         with contextlib.suppress(OSError, AttributeError):
@@ -287,7 +292,7 @@ def _reap(pid: int) -> None:
 class _Thread:
     """`build` on a thread of the run, readings and verdicts handed over as they are."""
 
-    def __init__(self, files: dict[str, str], keep: Keep, store: Store) -> None:
+    def __init__(self, files: PackageFiles, keep: Keep, store: Store) -> None:
         import queue  # only here: a run that forks its builder does not import it
 
         self._items: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
@@ -295,7 +300,7 @@ class _Thread:
         self._thread = threading.Thread(target=self._run, args=(files, keep, store), name="layering-cache-builder", daemon=True)
         self._thread.start()
 
-    def _run(self, files: dict[str, str], keep: Keep, store: Store) -> None:
+    def _run(self, files: PackageFiles, keep: Keep, store: Store) -> None:
         _lowest_priority()
         self._problems.append(build(files, iter(self._items.get, None), keep, store))
 

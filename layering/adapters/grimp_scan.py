@@ -66,7 +66,7 @@ def scan_graph(
 
         cache = ImportCache(cache_dir, internals.version)
     known = cache.load() if cache is not None else {}
-    scanner = _Scanner(internals, found, include_external_packages, exclude_type_checking_imports, known, keys if keys is not None else {})
+    scanner = _Scanner(internals, files, found, include_external_packages, exclude_type_checking_imports, known, keys if keys is not None else {})
     if starts is None:
         scanner.read(sorted(files.files))
     else:
@@ -90,10 +90,11 @@ class _Scanner:
     """What grimp reads of the modules asked for: from the import cache where a module's digest
     is the one the cache holds, scanned otherwise (those are kept in `scanned`)."""
 
-    def __init__(self, internals: Any, found: set, include_external_packages: bool, exclude_type_checking_imports: bool, known: dict[str, CachedModule], digests: Mapping[str, str]) -> None:
+    def __init__(self, internals: Any, files: PackageFiles, found: set, include_external_packages: bool, exclude_type_checking_imports: bool, known: dict[str, CachedModule], digests: Mapping[str, str]) -> None:
         self._internals = internals
         self._by_module = {mf.module.name: mf for package in found for mf in package.module_files}
         self._options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
+        self._packages = packages_beside_modules(files)
         self.mode = "x" if include_external_packages else "i"
         """How the files are read, for their signatures (`signature_of`)."""
         self._known = known
@@ -114,7 +115,7 @@ class _Scanner:
             else:
                 missing.append(self._by_module[module])
         if missing:
-            for module_file, direct_imports in self._internals.scan(missing, **self._options).items():
+            for module_file, direct_imports in self._internals.scan(missing, self._packages, **self._options).items():
                 self.read_modules[module_file.module.name] = statements_of(direct_imports)
                 self.scanned.add(module_file.module.name)
 
@@ -146,9 +147,16 @@ class _Scanner:
 
     def entries(self, digests: Mapping[str, str]) -> dict[str, CachedModule]:
         """The cache's new content: what this run read, with what the cache still holds of the
-        modules it did not read (a partial scan must not shrink the cache a whole one wrote)."""
+        modules it did not read (a partial scan must not shrink the cache a whole one wrote). A
+        module scanned now is kept by its digest only where the file is provably what was hashed
+        (`digests.read_unchanged`, where the digests know): one saved meanwhile is read again."""
+        read_unchanged = getattr(digests, "read_unchanged", None)
         kept = {m: entry for m, entry in self._known.items() if m in self._by_module and entry[0] == digests.get(m)}
-        kept.update((m, (digests.get(m, ""), self.signature(m), statements)) for m, statements in self.read_modules.items())
+        for module, statements in self.read_modules.items():
+            digest = digests.get(module, "")
+            if module in self.scanned and read_unchanged is not None and not read_unchanged(module):
+                digest = ""
+            kept[module] = (digest, self.signature(module), statements)
         return kept
 
     def signature(self, module: str) -> str:
@@ -245,7 +253,13 @@ def _scan_alone(files: PackageFiles, modules: set[str], exclude_type_checking_im
     if not module_files:
         return {}
     options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
-    return {mf.module.name: found_imports for mf, found_imports in internals.scan(module_files, **options).items()}
+    return {mf.module.name: found_imports for mf, found_imports in internals.scan(module_files, packages_beside_modules(files), **options).items()}
+
+
+def packages_beside_modules(files: PackageFiles) -> dict[str, str]:
+    """Module -> its `__init__.py`, for each package beside a module file of the same name
+    (`x/` beside `x.py`): Python imports the package, grimp's scanner would read the module."""
+    return {module: files.files[module] for module, hidden in files.shadowed.items() if hidden.endswith(".py")}
 
 
 def _found_packages(files: PackageFiles, internals: Any) -> set:
@@ -291,11 +305,39 @@ class _Internals:
         self.version = f"grimp {getattr(grimp, '__version__', '?')}"
         self._scanning = scanning
 
-    def scan(self, module_files: list, **options: Any) -> dict:
+    def scan(self, module_files: list, packages: Mapping[str, str], **options: Any) -> dict:
+        """grimp's imports of each of `module_files`; those of `packages` (module -> its
+        `__init__.py`) read from that file, not from the module file beside it."""
+        hidden = [mf for mf in module_files if mf.module.name in packages]
         try:
-            return self._scanning.scan_imports(module_files, **options)
+            found = self._scanning.scan_imports([mf for mf in module_files if mf.module.name not in packages], **options) if len(hidden) < len(module_files) else {}
+            if hidden:
+                found.update(self._scan_packages(hidden, packages, options))
         except TypeError as error:  # another signature
             raise GrimpInternalsChanged(str(error)) from None
+        return found
+
+    def _scan_packages(self, hidden: list, packages: Mapping[str, str], options: dict[str, Any]) -> dict:
+        """grimp's scanner finds a module's file as `x.py` first: give it a file system that holds
+        only each package's `__init__.py`, read here as Python reads source. Its fake file system
+        trims a file's leading blank lines, so each text starts with a comment line, taken back
+        from the line numbers."""
+        import dataclasses
+
+        from layering.adapters.source_facts import read_source
+
+        rust = getattr(self._scanning, "rust", None)
+        if rust is None or not hasattr(rust, "FakeBasicFileSystem"):
+            raise GrimpInternalsChanged("grimp has no FakeBasicFileSystem")
+        owners = {mf.module.name: package for package in options["found_packages"] for mf in package.module_files}
+        contents = {}
+        for mf in hidden:
+            owner = owners[mf.module.name]
+            parts = [owner.directory, *mf.module.name.split(".")[len(owner.name.split(".")):]]
+            contents["/".join(p.rstrip("/") for p in parts) + "/__init__.py"] = "#\n" + read_source(packages[mf.module.name])
+        file_system = rust.FakeBasicFileSystem(content_map=contents)
+        found = rust.scan_for_imports(module_files=tuple(hidden), file_system=file_system, **options)
+        return {mf: {dataclasses.replace(i, line_number=i.line_number - 1) for i in found[mf.module]} for mf in hidden}
 
 
 _INTERNALS: list[_Internals] = []

@@ -28,6 +28,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
+from layering.adapters.package_files import RACY_NS, PackageFiles, is_racy, stamp_of
 
 FORMAT = 9
 MANIFEST = "manifest.marshal"
@@ -36,7 +37,6 @@ MARSHAL_VERSION = 4
 """The cache's files are plain data in `marshal`'s format 4, which every Python layering runs
 on reads and writes: four to six times faster to write than JSON (homeassistant's manifest,
 2.3 MB: 9 ms against 36 ms), and loaded twice as fast."""
-RACY_NS = 2_000_000_000
 KEPT_RESULTS = 8
 
 CACHEDIR_TAG = (
@@ -76,23 +76,30 @@ class FileState(NamedTuple):
 
 class FileStates(Mapping[str, FileState]):
     """Each module's file state, found when first asked for: from `hashed` (`hashed_file` of
-    each) where it has the file, else from the manifest where its stamp (path, size, times and
-    inode) says it is unchanged (and it was not written just before the manifest), read and
-    hashed again otherwise; the manifest's signature kept where the content is as it was. The
-    change time and inode catch what the modification time alone misses: a time set back
-    after an edit, files swapped by renames.
+    each, after grimp read it) where it has the file, else from the manifest where the stamp the
+    walk took (path, size, times and inode) is the one it holds (and the file was not written
+    just before the manifest), read and hashed again otherwise; the manifest's signature kept
+    where the content is as it was. The change time and inode catch what the modification time
+    alone misses: a time set back after an edit, files swapped by renames.
+
+    What a run read of a file is remembered only where the file is provably what the walk found
+    from before the run read it until after (`read_unchanged`, `unchanged_now`): a file saved
+    while the run reads (an editor, `git pull`, a branch switch during a long first run) keeps
+    nothing of this run's reading, so the next run reads it again.
 
     A run asks only for the files its verdicts depend on, those it scans and those its report
-    shows: a contract about a few modules of a large package costs a few stats, not one per
+    shows: a contract about a few modules of a large package costs a few look-ups, not one per
     file of the package."""
 
-    def __init__(self, files: dict[str, str], manifest: dict[str, Any], hashed: dict[str, tuple[str, list | None]]) -> None:
-        self._files = files
+    def __init__(self, files: PackageFiles, manifest: dict[str, Any], hashed: dict[str, tuple[str, list | None]]) -> None:
+        self._package = files
+        self._files = files.files
         known = manifest.get("files", {})
         self._known: dict[str, list] = known if isinstance(known, dict) else {}
         self._racy_from = manifest.get("written_ns", 0) - RACY_NS
         self._hashed = hashed
         self._found: dict[str, FileState] = {}
+        self._unchanged: dict[str, bool] = {}
 
     def __getitem__(self, module: str) -> FileState:
         state = self._found.get(module)
@@ -115,11 +122,9 @@ class FileStates(Mapping[str, FileState]):
         if module in self._hashed:
             digest, read_stamp = self._hashed[module]
         else:
-            try:
-                status = os.stat(path)
-            except OSError:
+            stamp = self._walked_stamp(module, path)
+            if stamp is None:
                 return FileState(path, [], "unreadable", "")
-            stamp = [path, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns]
             if before is not None and before[0] == stamp and self._trusted(stamp):
                 return FileState(path, stamp, before[1], before[2])
             digest, read_stamp = hashed_file(path)
@@ -127,21 +132,68 @@ class FileStates(Mapping[str, FileState]):
         signature = before[2] if before is not None and before[1] == digest else ""
         return FileState(path, read_stamp or [], digest, signature)
 
+    def _walked_stamp(self, module: str, path: str) -> list | None:
+        """The file's stamp as the walk took it (as it is now, if the walk took none)."""
+        stamps = self._package.stamps
+        if stamps is not None and module in stamps:
+            return stamps[module]
+        try:
+            status = os.stat(path)
+        except OSError:
+            return None
+        return stamp_of(path, status)
+
     def _trusted(self, stamp: list) -> bool:
         """Whether a file of this stamp was last written well before the manifest (a later
         write within the same tick of its clock could leave the stamp as it was)."""
         return max(stamp[1], stamp[4]) < self._racy_from
 
+    def read_unchanged(self, module: str) -> bool:
+        """Whether what grimp read of `module`'s file this run is of the content its state
+        names: hashed after grimp read it (a run with nothing cached), or else checked now."""
+        if module in self._hashed:
+            digest, stamp = self._hashed[module]
+            return self._package.is_unchanged(module, stamp, digest)
+        return self.unchanged_now(module)
+
+    def unchanged_now(self, module: str) -> bool:
+        """Whether `module`'s file is still, now that the run has read what it reads, what the
+        walk found before it read any, with the content its state names (checked once, when the
+        run is done reading: asked first when the cache is written)."""
+        known = self._unchanged.get(module)
+        if known is None:
+            known = self._unchanged[module] = self._still_as_walked(module)
+        return known
+
+    def _still_as_walked(self, module: str) -> bool:
+        state = self[module]
+        stamps = self._package.stamps
+        walked = None if stamps is None else stamps.get(module)
+        if walked is None or state.stamp != walked:
+            return False
+        if is_racy(walked, self._package.walked_ns):
+            digest, stamp = hashed_file(state.path)  # its stamp cannot tell: its content must
+            return digest == state.digest and self._package.is_unchanged(module, stamp, digest)
+        try:
+            status = os.stat(state.path)
+        except OSError:
+            return False
+        return self._package.is_unchanged(module, stamp_of(state.path, status), state.digest)
+
     def entries(self, signatures: dict[str, str]) -> dict[str, list]:
         """The manifest's entries: [stamp, digest, signature] of each file looked at (with the
-        signature this run learnt, where it learnt one), and the manifest's entry of each file
-        still in the package that it did not look at, if that entry could be trusted: a later
-        run trusts it only while the file's stamp is still the one it holds."""
+        signature this run learnt, where it learnt one of the content the state names), and the
+        manifest's entry of each file still in the package that it did not look at, if that entry
+        could be trusted: a later run trusts it only while the file's stamp is still the one it
+        holds."""
         found = {}
         for module in self._files:
             state = self[module] if module in self._hashed else self._found.get(module)
             if state is not None:
-                found[module] = [state.stamp, state.digest, signatures.get(module, state.signature)]
+                signature = signatures.get(module, state.signature)
+                if signature != state.signature and not self.read_unchanged(module):
+                    signature = state.signature
+                found[module] = [state.stamp, state.digest, signature]
             else:
                 before = self._before(module)
                 if before is not None and self._trusted(before[0]):
@@ -313,7 +365,7 @@ class ResultCache:
         """Whether the manifest has any file's state (else every file must be read)."""
         return bool(self._load_manifest().get("files"))
 
-    def file_states(self, files: dict[str, str], hashed: dict[str, tuple[str, list | None]] | None = None) -> FileStates:
+    def file_states(self, files: PackageFiles, hashed: dict[str, tuple[str, list | None]] | None = None) -> FileStates:
         """The modules' file states (`FileStates`), each found when first asked for."""
         return FileStates(files, self._load_manifest(), hashed or {})
 

@@ -60,15 +60,15 @@ def decide_with_cache(
         from layering.adapters.cache_builder import CacheBuilder
 
         def keep(hashed: dict[str, tuple[str, list | None]], signatures: dict[str, str]) -> list[str]:
-            cache.store_manifest(cache.file_states(files.files, hashed), signatures, modules)
+            cache.store_manifest(cache.file_states(files, hashed), signatures, modules)
             return cache.warnings
 
         def store(hashed: dict[str, tuple[str, list | None]], signatures: bytes, imported: bytes, verdicts: dict[str, Any]) -> list[str]:
-            states = cache.file_states(files.files, hashed)
+            states = cache.file_states(files, hashed)
             cache.store(key, signed(verdicts, signatures, imported, states, _ModuleAt(files.files, settings.base_dir)))
             return cache.warnings
 
-        builder = CacheBuilder(files.files, keep, store)
+        builder = CacheBuilder(files, keep, store)
         evidence.digests = builder
         run = _CachedRun(contracts, evidence, settings, cache, {}, decide)
         try:
@@ -78,7 +78,7 @@ def decide_with_cache(
             raise
         problems = builder.finish(run.verdicts(modules, results))
         return results, list(dict.fromkeys(problems + cache.warnings)), run.warnings
-    states = cache.file_states(files.files)
+    states = cache.file_states(files)
     evidence.digests = _Digests(states)
     run = _CachedRun(contracts, evidence, settings, cache, states, decide)
     entry = cache.load(key)
@@ -279,19 +279,20 @@ class _CachedRun:
             self.cache.store(key, signed(verdicts, signatures, imported, self.states, self._module_at))
 
 
-def signed(verdicts: dict[str, Any], signatures: bytes, imported: bytes | None, states: Mapping[str, result_cache.FileState], module_at: Callable[[str], str | None]) -> dict[str, Any]:
+def signed(verdicts: dict[str, Any], signatures: bytes, imported: bytes | None, states: result_cache.FileStates, module_at: Callable[[str], str | None]) -> dict[str, Any]:
     """The cache's entry of `verdicts` (`_CachedRun.verdicts`): they depend on the signature of
     each module the graph holds (`signatures`, `result_cache.encoded`) and on the content of
     each file read for names; the graph's imports (`imported`, encoded, unless the verdicts
     hold the stored graph they were reused on) and the digest of each file whose lines they
-    show."""
+    show. A file that changed while the run read it has no digest here, so the next run
+    decides (or reads the lines) anew."""
     depends = dict(verdicts["depends"])
-    depends.update((m, CONTENT + states[m].digest) for m in verdicts["content"] if m in states)
+    depends.update((m, CONTENT + _digest_read(states, m)) for m in verdicts["content"] if m in states)
     shown = {}
     for path in verdicts["shown"]:
         module = module_at(path)
         if module is not None:
-            shown[path] = states[module].digest
+            shown[path] = _digest_read(states, module)
     return {
         "modules": verdicts["modules"],
         "signed": signatures,
@@ -302,6 +303,11 @@ def signed(verdicts: dict[str, Any], signatures: bytes, imported: bytes | None, 
         "graph": imported if verdicts["graph"] is None else verdicts["graph"],
         "shown": shown,
     }
+
+
+def _digest_read(states: result_cache.FileStates, module: str) -> str:
+    """The digest of what this run read of `module`'s file, "" when it may have changed since."""
+    return states[module].digest if states.unchanged_now(module) else ""
 
 
 class _ModuleAt:
@@ -330,11 +336,16 @@ class _Digests(Mapping[str, str]):
     """Each module's content digest, from its file state when first asked for: the scan asks
     only for the modules it reads."""
 
-    def __init__(self, states: Mapping[str, result_cache.FileState]) -> None:
+    def __init__(self, states: result_cache.FileStates) -> None:
         self._states = states
 
     def __getitem__(self, module: str) -> str:
         return self._states[module].digest
+
+    def read_unchanged(self, module: str) -> bool:
+        """Whether what grimp just read of `module` is of this digest's content
+        (`result_cache.FileStates.read_unchanged`)."""
+        return self._states.read_unchanged(module)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._states)

@@ -259,7 +259,7 @@ def check_settings(
         return RunReport(
             config_path=settings.path,
             results=tuple(results[i] for i in range(len(contracts))),
-            warnings=settings.notes + tuple(warnings),
+            warnings=settings.notes + tuple(evidence.tree_warnings()) + tuple(warnings),
             skipped_probes=sum(1 for c in skipped if c.type_name == "probe"),
             skipped_static=sum(1 for c in skipped if c.type_name != "probe"),
         )

@@ -89,9 +89,39 @@ class Evidence:
     def package_files(self) -> PackageFiles:
         """Every module of the root packages: walked only when a wildcard or the graph needs it."""
         try:
-            return find_package_files(self.settings.root_packages, self.settings.source_roots)
+            return find_package_files(self.settings.root_packages, self.settings.source_roots, stamped=self.use_cache and bool(self.settings.cache_dir))
         except PackageNotFound as missing:
             raise self._missing_root(missing) from None
+
+    def tree_warnings(self) -> list[str]:
+        """What the walk found Python reads otherwise than grimp would: two files that claim
+        one module, modules in a directory without `__init__.py` inside a regular package
+        (nothing when the package was not walked)."""
+        if "package_files" not in self.__dict__:
+            return []
+        files = self.package_files
+        display = self.settings.display_path
+        said = []
+        for module, hidden in sorted(files.shadowed.items()):
+            if hidden.endswith(".py"):
+                said.append(
+                    f"{display(hidden)}: never imported: Python imports '{module}' from the package "
+                    f"{display(files.files[module])} beside it, and so does layering (grimp would read this file); "
+                    "rename or remove one of them"
+                )
+            else:
+                said.append(
+                    f"{display(hidden)}{os.sep}: hidden by the module {display(files.files[module])}: Python imports that "
+                    f"file as '{module}', so no module in this directory can be imported (rename one of them)"
+                )
+        for module, directory in sorted(files.portions.items()):
+            parent = module.rpartition(".")[0]
+            said.append(
+                f"{display(directory)}{os.sep}: no __init__.py inside the regular package '{parent}': Python imports its "
+                f"modules as the namespace package '{module}', and so does layering (grimp and import-linter leave "
+                "them out); add an __init__.py to make it a regular package"
+            )
+        return said
 
     @property
     def modules(self) -> frozenset[str]:

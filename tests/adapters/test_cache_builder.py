@@ -117,9 +117,10 @@ def test_only_a_process_of_one_thread_forks_its_builder(tmp_path):
 BUILD_BOTH = """
 import json, marshal, os, sys
 from layering.adapters.cache_builder import CacheBuilder, ImportsRead, _Verdicts, build
+from layering.adapters.package_files import PackageFiles
 from layering.adapters.import_cache import ImportCache
 
-files = {f"m{i}": os.path.abspath(f"m{i}.py") for i in range(__FILES__)}
+files = PackageFiles({f"m{i}": os.path.abspath(f"m{i}.py") for i in range(__FILES__)}, {}, frozenset())
 statements = {
     f"m{i}": tuple((f"m{(i + k) % __FILES__}", k + 1, f"import m{(i + k) % __FILES__}  # {'x' * 40}", False) for k in range(1, __STATEMENTS__ + 1))
     for i in range(__READ__)
@@ -173,7 +174,8 @@ def test_a_cancelled_builder_leaves_no_process_and_writes_nothing(tmp_path):
     script = """
 import json, os
 from layering.adapters.cache_builder import CacheBuilder
-builder = CacheBuilder({f"m{i}": f"m{i}.py" for i in range(20)}, lambda hashed, signatures: open("kept", "w").close() or [], lambda *stored: open("stored", "w").close() or [])
+from layering.adapters.package_files import PackageFiles
+builder = CacheBuilder(PackageFiles({f"m{i}": f"m{i}.py" for i in range(20)}, {}, frozenset()), lambda hashed, signatures: open("kept", "w").close() or [], lambda *stored: open("stored", "w").close() or [])
 builder.imports_read(".", "test", "i", {"m0": (("os", 1, "import os", False),)})
 builder.cancel()
 print(json.dumps([open(f"/proc/self/task/{os.getpid()}/children").read().split(), sorted(os.listdir("."))]))

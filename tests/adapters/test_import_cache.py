@@ -34,9 +34,9 @@ def scans(monkeypatch):
     internals = grimp_scan._internals()
     real = internals.scan
 
-    def recording(module_files, **options):
+    def recording(module_files, packages, **options):
         asked.append({mf.module.name for mf in module_files})
-        return real(module_files, **options)
+        return real(module_files, packages, **options)
 
     monkeypatch.setattr(internals, "scan", recording)
     return asked

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import time
 
 import pytest
 
@@ -15,6 +16,7 @@ from cache_support import mark_first_verdict, results_file
 
 import layering
 from layering.adapters import result_cache
+from layering.adapters.package_files import PackageFiles, stamp_of
 from layering.commands.check import check_settings
 from layering.engine.config import locate_settings
 
@@ -157,7 +159,9 @@ def test_the_files_a_run_did_not_look_at_keep_their_trusted_entries(tmp_path):
             "left_the_package": [[str(tmp_path / "x.py"), 1, 1, 4, 1], "d-x", "s-x"],
         },
     }
-    states = result_cache.FileStates(files, manifest, {})
+    walked = PackageFiles(files, {}, frozenset(), stamps={m: stamp_of(p, os.stat(p)) for m, p in files.items() if os.path.exists(p)}, walked_ns=time.time_ns())
+    walked.walk_digests.update((m, result_cache.hashed_file(files[m])[0]) for m in walked.stamps)  # all written just now
+    states = result_cache.FileStates(walked, manifest, {})
     assert states["looked"].digest == result_cache.hashed_file(str(looked))[0]  # its stamp is not the one held: hashed
     entries = states.entries({"looked": "s-new"})
     assert entries == {
