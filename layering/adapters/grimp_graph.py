@@ -82,7 +82,7 @@ def build_graph(
             from layering.adapters.grimp_scan import GrimpInternalsChanged, scan_graph
 
             try:
-                with _located_errors(cache_dir), _cache_warnings(cache):
+                with _grimp_reading(files, cache_dir), _cache_warnings(cache):
                     return scan_graph(files, exclude_type_checking_imports, include_external_packages, cache, digests, starts, also, readings, lambda: _say_corrupt(cache))
             except GrimpInternalsChanged:
                 pass
@@ -115,7 +115,7 @@ def readings_of_modules(files: PackageFiles, modules: set[str], exclude_type_che
 
     os.environ.setdefault("RUST_MIN_STACK", str(RUST_STACK_BYTES))
     try:
-        with _located_errors(None):
+        with _grimp_reading(files, None):
             return read_modules(files, modules, exclude_type_checking_imports, include_external_packages)
     except (GrimpInternalsChanged, SourceUnreadable, UnicodeError):
         return None
@@ -128,7 +128,7 @@ def imports_of_module(files: PackageFiles, module: str, exclude_type_checking_im
 
     os.environ.setdefault("RUST_MIN_STACK", str(RUST_STACK_BYTES))
     try:
-        with _located_errors(None):
+        with _grimp_reading(files, None):
             return scan_module(files, module, exclude_type_checking_imports)
     except GrimpInternalsChanged:
         return None
@@ -148,7 +148,7 @@ def _build(
     sys.path[:0] = [root for root in source_roots if root not in sys.path[: len(source_roots)]]
     shadowing = {name: sys.modules.pop(name) for name in root_packages if name in sys.modules}
     try:
-        with _loop_safe_walk(), _cache_warnings(cache_dir), _located_errors(configured_cache):
+        with _loop_safe_walk(), _cache_warnings(cache_dir), _grimp_reading(None, configured_cache):
             return grimp.build_graph(
                 *root_packages,
                 include_external_packages=include_external_packages,
@@ -161,9 +161,46 @@ def _build(
 
 
 @contextlib.contextmanager
-def _located_errors(configured_cache: str | None) -> Iterator[None]:
-    """A file grimp cannot parse or decode is a located error, worded as `source_facts` words
-    it for the same file."""
+def _grimp_reading(files: PackageFiles | None, configured_cache: str | None) -> Iterator[None]:
+    """Around each call into grimp's Rust code: Ctrl-C waits for it, and what it cannot read
+    is a located error."""
+    with _interrupts_held(), _located_errors(files, configured_cache):
+        yield
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold SIGINT until grimp returns. grimp's Rust code builds Python objects as it goes; the
+    KeyboardInterrupt one of them raises there is a Rust panic (a traceback, exit 1) instead of
+    an interrupt. The signal is noted and sent again once grimp is done, to the handler there
+    was (Python's raises KeyboardInterrupt then). Only the main thread handles signals; a call
+    into grimp from another is left as it is."""
+    import signal
+
+    previous = signal.getsignal(signal.SIGINT)
+    held: list[int] = []
+    try:
+        if previous is not None:  # None: a handler set outside Python, which cannot be put back
+            signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
+    except ValueError:  # not the main thread, which is where signals are handled
+        previous = None
+    if previous is None:
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if held:
+            signal.raise_signal(signal.SIGINT)
+
+
+@contextlib.contextmanager
+def _located_errors(files: PackageFiles | None, configured_cache: str | None) -> Iterator[None]:
+    """A file grimp cannot read, parse or decode is a located error, worded as `source_facts`
+    words it for the same file; so is a file of the walk that was deleted before grimp read it
+    (grimp's Rust code panics on it: the walk and the read no longer describe one tree, and the
+    run says so rather than decide on either)."""
     from grimp.exceptions import SourceSyntaxError
 
     try:
@@ -175,6 +212,16 @@ def _located_errors(configured_cache: str | None) -> Iterator[None]:
         if path is None or (configured_cache is not None and _is_within_dir(path, configured_cache)):
             raise
         raise _located(path, 1, f"is not valid source text ({_short(error)})") from None
+    except OSError as error:
+        unread = _UNREAD.match(str(error))
+        if unread is None or (configured_cache is not None and _is_within_dir(unread["path"], configured_cache)):
+            raise
+        raise _located(unread["path"], 0, f"cannot be read ({unread['reason']})") from None
+    except BaseException as error:
+        deleted = _deleted_file(files) if type(error).__name__ == "PanicException" else None
+        if deleted is None:
+            raise
+        raise SourceUnreadable(deleted, 0, "was deleted while layering read the package (after its walk, before grimp read it)") from None
 
 
 def _refuse_regular_parents(root_packages: tuple[str, ...], source_roots: tuple[str, ...]) -> None:
@@ -210,6 +257,17 @@ _UNDECODABLE = re.compile(r"Failed to decode file (.+?)(?: as UTF-8:| \(|$)")
 def _undecodable_file(error: Exception) -> str | None:
     found = _UNDECODABLE.search(str(error))
     return found.group(1) if found else None
+
+
+_UNREAD = re.compile(r"Failed to read file (?P<path>.+): (?P<reason>[^:]*) \(os error \d+\)$")
+"""How grimp's Rust code says it cannot read a file (as a FileNotFoundError, whatever the cause)."""
+
+
+def _deleted_file(files: PackageFiles | None) -> str | None:
+    """The first file of the walk (by module name) that no longer exists, if any."""
+    if files is None:
+        return None
+    return next((files.files[module] for module in sorted(files.files) if not os.path.exists(files.files[module])), None)
 
 
 def _is_within_dir(path: str, directory: str) -> bool:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from reliability_support import HEADER, Outcome, forbidden
+from reliability_support import HEADER, Outcome, forbidden, unprivileged_project
 
 from layering.adapters import result_cache
 from layering.adapters.grimp_graph import build_graph
@@ -182,17 +182,14 @@ def test_cache_dir_that_cannot_be_created_is_skipped_and_said_once(run, project)
     assert (project.root / "afile").read_text() == "not a directory\n"
 
 
-@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="needs POSIX permissions that bind (not root)")
-def test_read_only_checkout(run, project):
-    files = many_modules()
-    expected = summary(run(files, "--no-cache"))
-    for path in [project.root, *project.root.rglob("*")]:
-        path.chmod(path.stat().st_mode & ~0o222)
-    try:
-        result = run({})
-    finally:
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_read_only_checkout():
+    with unprivileged_project() as project:
+        project.write(many_modules())
+        expected = summary(project.check("--no-cache"))
         for path in [project.root, *project.root.rglob("*")]:
-            path.chmod(path.stat().st_mode | 0o200)
+            path.chmod(path.stat().st_mode & ~0o222)
+        result = project.check()
     assert summary(result) == expected
     assert result.err.count("layering: warning: cannot use the cache directory") == 1
 
