@@ -3,11 +3,13 @@
 The public API is small: `check()` runs the contracts of a configuration and returns a
 `RunReport`; `Verdict` says what each contract concluded. Names are loaded on first use,
 so `import layering` (and `layering --version`) costs next to nothing.
+
+This module imports nothing: `python -m layering` runs it before `__main__` can take the
+working directory off `sys.path`, and a project's `typing.py` there would be imported in place
+of the standard library's (`TYPE_CHECKING` is a name type checkers take as true).
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
@@ -31,7 +33,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 

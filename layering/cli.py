@@ -2,7 +2,8 @@
 front door. Parses
 arguments, runs the use cases, prints.
 
-Exit codes: 0 every contract kept, 1 a contract broken, 2 the run could not be made.
+Exit codes: 0 every contract kept, 1 a contract broken, 2 the run could not be made, 130
+interrupted (SIGINT), 143 terminated (SIGTERM).
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ exit codes:
   0  every contract kept
   1  a contract broken (or a stale allowance, or expect = "broken" kept)
   2  the run could not be made: a configuration error, an unreadable source file, a probe
-     whose module failed to import, or a contract that could not be decided
+     whose module failed to import, a contract that could not be decided, or a report
+     that could not be written
+  130  interrupted (Ctrl-C); the probes it started are killed first
+  143  terminated (SIGTERM); the probes it started are killed first
 
 configuration (without --config or a path, the first found, here or in the nearest parent
 directory): contracts.toml; [tool.layering] in pyproject.toml; import-linter's own, read as
@@ -144,6 +148,29 @@ def _config(arguments: argparse.Namespace) -> str | None:
     return arguments.config or arguments.config_path
 
 
+class OutputLost(Exception):
+    """Standard output cannot be written (a full disk, a device that takes nothing): the report
+    is lost, and the run says so instead of exiting as if it had been read."""
+
+
+def _out(text: str) -> None:
+    """Write `text` to standard output, now: every report goes through here."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputLost(error.strerror or str(error)) from None
+
+
+def _discard_output() -> None:
+    """Point standard output at the null device, so that what is still buffered for it goes
+    nowhere instead of failing again as the process exits."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
 def _usage_error(message: str) -> int:
     sys.stderr.write(f"layering: error: {message}\n")
     return 2
@@ -166,14 +193,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments.command not in commands:
         parser.print_help()
         return 2
+    from layering.domain.errors import Terminated
+
     try:
         return commands[arguments.command](arguments)
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _discard_output()
         return 1
+    except OutputLost as lost:
+        _discard_output()
+        sys.stderr.write(f"layering: error: cannot write to standard output ({lost}); the report is lost\n")
+        return 2
     except KeyboardInterrupt:
+        sys.stderr.write("layering: interrupted (Ctrl-C)\n")
         return 130
+    except Terminated:
+        sys.stderr.write("layering: terminated (SIGTERM)\n")
+        return 143
 
 
 def _check(arguments: argparse.Namespace) -> int:
@@ -211,8 +247,7 @@ def _check(arguments: argparse.Namespace) -> int:
         progress.erase()
     if arguments.format in ("text", "json", "sarif"):  # github shows them as annotations
         sys.stderr.write(_renderer("text").warning_lines(report))
-    sys.stdout.write(_render(arguments.format, report))
-    sys.stdout.flush()
+    _out(_render(arguments.format, report))
     return report.exit_code
 
 
@@ -233,11 +268,11 @@ def _prune(arguments: argparse.Namespace) -> int:
     for removal in removed:
         where = f"{removal.entry.option}[{removal.entry.index}]" if removal.entry.index is not None else removal.entry.option
         what = f"name {removal.entry.name!r} of {where}" if removal.entry.name is not None else where
-        sys.stdout.write(f"{shown}: removed {what} {removal.entry.text!r} from contract '{removal.contract}'\n")
+        _out(f"{shown}: removed {what} {removal.entry.text!r} from contract '{removal.contract}'\n")
     for note in skipped:
-        sys.stdout.write(f"{shown}: {note}\n")
+        _out(f"{shown}: {note}\n")
     if not removed:
-        sys.stdout.write(f"{shown}: nothing stale to remove\n")
+        _out(f"{shown}: nothing stale to remove\n")
     return 2 if skipped else 0
 
 
@@ -262,7 +297,7 @@ def _baseline(arguments: argparse.Namespace) -> int:
     except ConfigError as error:
         _write_error("text", error)
         return 2
-    sys.stdout.write(render(outcome, _renderer("text").relative_path(settings.path), settings.file_format, arguments.dry_run))
+    _out(render(outcome, _renderer("text").relative_path(settings.path), settings.file_format, arguments.dry_run))
     return outcome.exit_code
 
 
@@ -278,7 +313,7 @@ def _explain(arguments: argparse.Namespace) -> int:
     except ConfigError as error:
         _write_error(arguments.format, error)
         return 2
-    sys.stdout.write(render_json(explanation) if arguments.format == "json" else render_text(explanation))
+    _out(render_json(explanation) if arguments.format == "json" else render_text(explanation))
     return 0 if explanation.imports else 1
 
 
@@ -295,9 +330,9 @@ def _migrate(arguments: argparse.Namespace) -> int:
         return 2
     relative = _renderer("text").relative_path
     if arguments.dry_run:
-        sys.stdout.write(migration.text)
+        _out(migration.text)
     else:
-        sys.stdout.write(
+        _out(
             f"{relative(migration.path)}: wrote {migration.contracts} contracts from {relative(settings.path)}, "
             "with the same verdicts\n"
         )
@@ -324,8 +359,7 @@ def _audit(arguments: argparse.Namespace) -> int:
         return 2
     if progress:
         progress.erase()
-    sys.stdout.write(RENDERERS[arguments.format](report))
-    sys.stdout.flush()
+    _out(RENDERERS[arguments.format](report))
     return report.exit_code
 
 
@@ -382,7 +416,7 @@ def _graph(arguments: argparse.Namespace) -> int:
         )
     except ConfigError as error:
         if arguments.format == "json":
-            sys.stdout.write(graph_formats.render_json_error(error))
+            _out(graph_formats.render_json_error(error))
         sys.stderr.write(_renderer("text").render_error(error))
         return 2
     text = graph_formats.render(arguments.format, run.graph, run.exit_code)
@@ -390,8 +424,7 @@ def _graph(arguments: argparse.Namespace) -> int:
         sys.stderr.write(_renderer("text").warning_lines(run.report))
         sys.stderr.write("".join(f"layering: error: {line}\n" for line in graph_formats.error_lines(run.report)))
     sys.stderr.write("".join(f"layering: note: {note}\n" for note in graph_formats.notes(run.graph, arguments.format, text)))
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    _out(text)
     return run.exit_code
 
 
@@ -419,8 +452,7 @@ def _write_error(format: str, error) -> None:
     if format == "text":
         sys.stderr.write(text)
         return
-    sys.stdout.write(_renderer(format).render_error(error))
-    sys.stdout.flush()
+    _out(_renderer(format).render_error(error))
     if format != "github":  # json and SARIF usually go to a file: the job log shows the error too
         sys.stderr.write(text)
 

@@ -32,6 +32,7 @@ never be preloaded, and the chain that leads to it is recorded in full by the ch
 
 from __future__ import annotations
 
+import contextlib
 import importlib.machinery
 import json
 import marshal
@@ -45,9 +46,10 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from layering.adapters import probe_child
+from layering.domain.errors import Terminated
 from layering.domain.patterns import ModulePattern, is_dotted_name
 from layering.domain.probes import (
     MAX_TIMEOUT,
@@ -258,14 +260,37 @@ def run_probes(
         batches.setdefault(_batch_key(request), []).append(index)
     outcomes: list[ProbeOutcome | None] = [None] * len(requests)
     done = 0
-    for (python, env, *_), indices in sorted(batches.items()):
-        batch = [requests[i] for i in indices]
-        interpreter = _Interpreter(python, {**CHILD_ENVIRONMENT, **dict(env)})
-        step = _counted_from(done, len(requests), progress)
-        for index, outcome in zip(indices, _run_batch(batch, interpreter, jobs, step, mode, prelude)):
-            outcomes[index] = outcome
-        done += len(batch)
+    with _sigterm_raises():
+        for (python, env, *_), indices in sorted(batches.items()):
+            batch = [requests[i] for i in indices]
+            interpreter = _Interpreter(python, {**CHILD_ENVIRONMENT, **dict(env)})
+            step = _counted_from(done, len(requests), progress)
+            for index, outcome in zip(indices, _run_batch(batch, interpreter, jobs, step, mode, prelude)):
+                outcomes[index] = outcome
+            done += len(batch)
     return [o for o in outcomes if o is not None]
+
+
+@contextlib.contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """While probes run, SIGTERM raises Terminated, as Ctrl-C raises KeyboardInterrupt, and the
+    probes' process groups are killed on the way out (`_run_all`): they run in sessions of their
+    own, which a signal sent to the run does not reach, and would otherwise run the project's
+    code until their timeout. A SIGTERM handler set by someone else (an application, a test
+    runner) is left alone, and so is a run on a thread other than the main one."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated) if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL else None
+    except ValueError:  # not the main thread, where signals are handled
+        previous = None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_terminated(number: int, frame: object) -> None:
+    raise Terminated()
 
 
 def _batch_key(request: ProbeRequest) -> tuple:

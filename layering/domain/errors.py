@@ -1,5 +1,5 @@
 """Errors: the located problems that stop a run before any contract can be decided (exit code
-2), and a source file that cannot be read (the contracts that need it report it)."""
+2), a source file that cannot be read (the contracts that need it report it), and SIGTERM."""
 
 from __future__ import annotations
 
@@ -36,6 +36,11 @@ class ConfigError(Exception):
             problems = [problems]
         self.problems = sorted(problems, key=lambda p: (p.path, p.line, p.column, p.message))
         super().__init__("\n".join(p.render() for p in self.problems))
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived while probes ran: raised, as Ctrl-C raises KeyboardInterrupt, so that the
+    run kills the probes' process groups on its way out (the CLI then exits 143)."""
 
 
 def did_you_mean(word: str, choices: "list[str] | set[str] | tuple[str, ...] | dict") -> str:

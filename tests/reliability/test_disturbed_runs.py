@@ -1,10 +1,15 @@
-"""Runs disturbed from outside: a module deleted while the run reads the package ends with a
-located error and exit 2 (the run could not be made), never a traceback."""
+"""Runs disturbed from outside: a module deleted while the run reads the package, a report that
+cannot be written, Ctrl-C, SIGTERM. Each ends with a one-line message and its exit code (2 the
+run could not be made, 130 SIGINT, 143 SIGTERM), never a traceback, and leaves no child process
+running the project's code."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -76,3 +81,106 @@ def test_a_module_deleted_after_the_walk_stops_the_run_with_a_located_error(tmp_
         "run layering again to decide this contract on the tree as it is now",
     ], result
 
+
+def cli(root: Path, *args: str, **options) -> subprocess.Popen:
+    """`layering ARGS` in `root`, in a process group of its own (a terminal's Ctrl-C reaches the
+    whole group: the run and the cache builder it forks)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "layering", *args], cwd=root, env=BASE_ENV, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, **options,
+    )
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("check",), ("check", "--format", "json"), ("explain", "app.b", "app.a")])
+def test_a_report_that_cannot_be_written_is_one_line_and_exit_2(tmp_path, args):
+    write(tmp_path, PACKAGE)
+    with open("/dev/full", "w") as full:
+        ran = subprocess.run([sys.executable, "-m", "layering", *args], cwd=tmp_path, env=BASE_ENV, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    result = Outcome(subprocess.CompletedProcess(ran.args, ran.returncode, "", ran.stderr))
+    assert result.code == 2, result
+    assert result.err == "layering: error: cannot write to standard output (No space left on device); the report is lost\n"
+
+
+MODULES = 3000
+
+
+def large_package() -> dict[str, str]:
+    """A package whose scan takes a good part of a run (a few tenths of a second)."""
+    files = {"src/app/__init__.py": "", "contracts.toml": HEADER + forbidden("app.m1", "app.m2")}
+    for i in range(MODULES):
+        imports = "".join(f"from app import m{(i * 7 + k * 13) % MODULES}\n" for k in range(1, 6))
+        files[f"src/app/m{i}.py"] = imports + "import json\n" + "value = 1\n" * 40
+    return files
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_while_grimp_scans_is_one_line_and_exit_130_every_time(tmp_path):
+    write(tmp_path, large_package())
+    whole_run = float("inf")
+    for _ in range(2):  # the first also warms the file system's cache, as the runs after have it
+        started = time.monotonic()
+        report, _ = cli(tmp_path, "check", "--no-cache").communicate(timeout=120)
+        whole_run = min(whole_run, time.monotonic() - started)
+    interrupted = 0
+    for fraction in (0.15, 0.25, 0.35, 0.45, 0.55, 0.65):
+        process = cli(tmp_path, "check", "--no-cache")
+        time.sleep(fraction * whole_run)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+        result = Outcome(subprocess.CompletedProcess(process.args, process.returncode, out, err), codes=(1, 130))
+        if result.code == 1:  # it had finished: the report, whole
+            assert (result.out, result.err) == (report, ""), result
+        else:
+            assert result.err == "layering: interrupted (Ctrl-C)\n", result
+            interrupted += 1
+    assert interrupted >= 4, f"only {interrupted} of 6 runs were interrupted before they ended"
+
+
+SLEEPS = {
+    "src/app/__init__.py": "",
+    "src/app/slow.py": "import os, time\nwith open(os.environ['PID_FILE'], 'w') as f:\n    f.write(str(os.getpid()))\ntime.sleep(120)\n",
+}
+
+
+def probe_that_sleeps(pid_file: Path) -> str:
+    return HEADER + f"""
+[[contracts]]
+id = "slow"
+type = "probe"
+modules = ["app.slow"]
+forbidden = ["json"]
+env = {{ PID_FILE = "{pid_file}" }}
+"""
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` is a process that still runs (a zombie waiting to be reaped does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads process states from /proc")
+@pytest.mark.parametrize(("sent", "code", "said"), [(signal.SIGTERM, 143, "terminated (SIGTERM)"), (signal.SIGINT, 130, "interrupted (Ctrl-C)")])
+def test_a_signal_while_probes_run_kills_them_and_exits_with_its_code(tmp_path, sent, code, said):
+    pid_file = tmp_path / "probe.pid"
+    write(tmp_path, {**SLEEPS, "contracts.toml": probe_that_sleeps(pid_file)})
+    process = cli(tmp_path, "check")
+    deadline = time.monotonic() + 60
+    while not (pid_file.exists() and pid_file.read_text()):
+        assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    probe = int(pid_file.read_text())
+    process.send_signal(sent)
+    out, err = process.communicate(timeout=30)
+    result = Outcome(subprocess.CompletedProcess(process.args, process.returncode, out, err), codes=(code,))
+    assert result.err == f"layering: {said}\n", result
+    gone_by = time.monotonic() + 2
+    while running(probe) and time.monotonic() < gone_by:
+        time.sleep(0.05)
+    if running(probe):
+        os.kill(probe, signal.SIGKILL)
+        pytest.fail(f"the probe (pid {probe}) still ran 2 s after the run ended")
