@@ -7,7 +7,9 @@ original untouched.
 
 from __future__ import annotations
 
+import codecs
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -18,6 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
+from layering.adapters.config_lines import lines_of, lines_with_endings
 from layering.adapters.toml_text import line_kinds
 from layering.domain.results import StaleEntry
 
@@ -33,8 +36,9 @@ def remove_entries(path: str, table_path: tuple[str, ...], removals: Iterable[tu
     configuration is the table at `table_path` (() for the whole file)."""
     import tomlkit
 
+    original = _read(path)
     try:
-        document = tomlkit.parse(_read(path))
+        document = tomlkit.parse(original)
     except ValueError as error:
         raise EditFailed(f"cannot read {path}: {error}") from None
     table = document
@@ -55,7 +59,7 @@ def remove_entries(path: str, table_path: tuple[str, ...], removals: Iterable[tu
             del names[[str(n) for n in names].index(entry.name)]
         else:
             del values[entry.index]
-    text = tomlkit.dumps(document)
+    text = keep_line_endings(original, tomlkit.dumps(document))
     try:
         tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:  # never write a file that no longer reads
@@ -105,7 +109,7 @@ def add_entries(path: str, table_path: tuple[str, ...], additions: Iterable[tupl
             current.add_line(item, comment=comment, indent=indent)
         if spread:
             current.add_line(indent="")
-    edited = tomlkit.dumps(document)
+    edited = keep_line_endings(text, tomlkit.dumps(document))
     if missing:
         edited = _insert_options(edited, ".".join((*table_path, "contracts")), missing)
     try:
@@ -128,7 +132,7 @@ def _item(value: Any) -> Any:
 
 def _indent_of(array_text: str) -> str:
     """The indentation of an array's entries that stand on lines of their own."""
-    for line in array_text.splitlines()[1:]:
+    for line in lines_of(array_text)[1:]:
         stripped = line.lstrip()
         if stripped and not stripped.startswith(("]", "#")):
             return line[: len(line) - len(stripped)]
@@ -138,7 +142,7 @@ def _indent_of(array_text: str) -> str:
 def _insert_options(text: str, header: str, missing: dict[int, list[str]]) -> str:
     """`text` with `missing[position]` inserted after the last option of the contract table at
     `position` (the tables named `header`, in order)."""
-    lines = text.splitlines(keepends=True)
+    lines = lines_with_endings(text)
     ending = "\r\n" if "\r\n" in text else "\n"
     last_row: dict[int, int] = {}
     seen = -1
@@ -162,7 +166,7 @@ def _insert_options(text: str, header: str, missing: dict[int, list[str]]) -> st
 
 def insert_lines(path: str, insertions: dict[int, list[str]]) -> str:
     """The text of the file at `path` with `insertions[N]` inserted after line N, line endings kept."""
-    lines = _read(path).splitlines(keepends=True)
+    lines = lines_with_endings(_read(path))
     ending = next((line[len(line.rstrip("\r\n")):] for line in lines if line.endswith("\n")), "\n")
     edited = []
     for number, line in enumerate(lines, start=1):
@@ -182,7 +186,7 @@ def _read(path: str) -> str:
 def edit_lines(path: str, replacements: dict[int, str | None]) -> str:
     """The text of the file at `path` with line N replaced by `replacements[N]` (removed when
     None), line endings kept."""
-    lines = _read(path).splitlines(keepends=True)
+    lines = lines_with_endings(_read(path))
     edited = []
     for number, line in enumerate(lines, start=1):
         if number not in replacements:
@@ -194,25 +198,76 @@ def edit_lines(path: str, replacements: dict[int, str | None]) -> str:
 
 
 def write_atomically(path: str, text: str) -> None:
-    """Replace (or create) the file at `path` with `text` by a rename: readers see the old or
-    the new file, never part of one."""
-    directory = os.path.dirname(os.path.abspath(path))
+    """Replace (or create) the file at `path` with `text` by a rename beside it: readers see
+    the old or the new file, never part of one.
+
+    A symbolic link is followed and its target replaced, so the link, and whatever else points
+    to the target, sees the new text. The file keeps its mode, its owner and group where the
+    user may set them, and a leading byte-order mark. A read-only file is refused rather than
+    replaced: a rename needs only the directory to be writable.
+    """
+    target = os.path.realpath(path)
     try:
-        mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else 0o666 & ~_umask()
-        descriptor, temporary = tempfile.mkstemp(prefix=".layering-", suffix=".toml", dir=directory)
+        current = os.stat(target)
+    except FileNotFoundError:
+        current = None
+    except OSError as error:
+        raise EditFailed(f"cannot read {path}: {error.strerror}") from None
+    if current is not None and (not current.st_mode & 0o222 or not os.access(target, os.W_OK)):
+        raise EditFailed("the file is read-only: make it writable for layering to edit it")
+    data = text.encode("utf-8")
+    if current is not None and _starts_with_bom(target):
+        data = codecs.BOM_UTF8 + data
+    try:
+        descriptor, temporary = tempfile.mkstemp(prefix=".layering-", suffix=".tmp", dir=os.path.dirname(target))
     except OSError as error:
         raise EditFailed(f"cannot write beside {path}: {error.strerror}") from None
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if current is None:
+            os.chmod(temporary, 0o666 & ~_umask())
+        else:
+            _keep_owner(temporary, current)
+            os.chmod(temporary, current.st_mode & 0o7777)
+        os.replace(temporary, target)
     except OSError as error:
         try:
             os.remove(temporary)
         except OSError:
             pass
         raise EditFailed(f"cannot write {path}: {error.strerror}") from None
+
+
+def keep_line_endings(original: str, edited: str) -> str:
+    """`edited` with CRLF endings when every line of `original` ends in CRLF: tomlkit and the
+    lines layering adds end in LF alone."""
+    if "\r\n" in original and "\n" not in original.replace("\r\n", ""):
+        return re.sub(r"(?<!\r)\n", "\r\n", edited)
+    return edited
+
+
+def _starts_with_bom(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8
+    except OSError as error:
+        raise EditFailed(f"cannot read {path}: {error.strerror}") from None
+
+
+def _keep_owner(path: str, original: os.stat_result) -> None:
+    """Give `path` the owner and group of the file it replaces, where the user may (root may
+    give any; others, a group they belong to); otherwise it stays the user's."""
+    if not hasattr(os, "chown"):
+        return
+    for owner, group in ((original.st_uid, original.st_gid), (-1, original.st_gid)):
+        try:
+            os.chown(path, owner, group)
+            return
+        except OSError:
+            continue
 
 
 def _umask() -> int:

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from layering.adapters.config_lines import lines_of
+
 SESSION_SECTION = "importlinter"
 CONTRACT_PREFIX = "importlinter:"
 
@@ -98,7 +100,7 @@ def _locate(text: str) -> list[IniSection]:
     sections = [IniSection("", 0)]  # what stands before the first header
     key: str | None = None
     key_indent = 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines_of(text), start=1):
         stripped = line.strip()
         if not stripped:
             continue

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from layering.adapters.config_lines import lines_of
+
 HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?")
 KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+|\"[^\"]+\"|'[^']+')\s*=")
 
@@ -17,7 +19,7 @@ def line_kinds(text: str) -> list[tuple[str, str]]:
     """(kind, name) for each line of TOML text: ("header", table name), ("key", key) for the
     first line of a key's value, ("value", key) for the lines a value continues on,
     ("comment", ""), ("blank", "")."""
-    lines = text.splitlines()
+    lines = lines_of(text)
     kinds: list[tuple[str, str]] = []
     row = 0
     while row < len(lines):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from layering.adapters.config_lines import lines_of
 from layering.adapters.ini_config import IniConfig, IniSection
 from layering.adapters.toml_text import line_kinds
 
@@ -102,7 +103,7 @@ def toml_tables_as(text: str, source: str, target: str, dropped: frozenset[str] 
     The table's own keys come first, wherever its header stood, since top-level keys cannot
     follow a table in TOML.
     """
-    lines = text.splitlines()
+    lines = lines_of(text)
     kinds = line_kinds(text)
     own: list[str] = []
     below: list[str] = []

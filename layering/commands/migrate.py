@@ -19,7 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from layering.adapters.config_editor import EditFailed, write_atomically
+from layering.adapters.config_editor import EditFailed, keep_line_endings, write_atomically
 from layering.domain.errors import ConfigError, Problem
 from layering.engine.config import (
     CONTRACTS_FILE,
@@ -58,6 +58,8 @@ def migrate(settings: Settings, target: str = TO_CONTRACTS, force: bool = False,
     table = "" if target == TO_CONTRACTS else "tool.layering"
     section, notes = _section_text(settings, table)
     text = _new_text(destination, section, table, force)
+    # Lines end as in the file replaced, else as in the configuration migrated.
+    text = keep_line_endings(read_text(destination if os.path.exists(destination) else settings.path), text)
     _check_same_meaning(settings, destination, text)
     migration = Migration(destination, section, len(settings.contracts), notes)
     if not dry_run:

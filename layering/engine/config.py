@@ -19,6 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from layering.adapters.config_lines import lines_of
 from layering.adapters.toml_text import HEADER, KEY, value_extent
 from layering.domain.errors import ConfigError, Problem, did_you_mean
 from layering.domain.patterns import is_dotted_name
@@ -191,7 +192,7 @@ _INI_SECTION = re.compile(r"^\s*\[importlinter\]", re.M)
 
 def _has_section(path: str, pattern: re.Pattern[str]) -> bool:
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
             return pattern.search(handle.read()) is not None
     except OSError:
         return False
@@ -323,7 +324,7 @@ def _toml_problem(path: str, text: str, error: Exception) -> Problem:
         if found:
             line, column = int(found.group(1)), int(found.group(2))
     if not line and "end of document" in message:
-        line = max(1, len(text.splitlines()))
+        line = max(1, len(lines_of(text)))
     message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
     message = getattr(error, "msg", message)
     return Problem(path, line, f"TOML syntax error: {message}", column=column, hint="fix the TOML syntax")
@@ -339,7 +340,7 @@ class LineIndex:
         self.contracts: list[tuple[int, dict[str, int], dict[str, tuple[int, ...]]]] = []
         contracts_header = f"{prefix}contracts"
         own_table = prefix.rstrip(".")
-        lines = text.splitlines()
+        lines = lines_of(text)
         keys: dict[str, int] | None = self.top if not prefix else None
         entries: dict[str, tuple[int, ...]] | None = self.top_entries if not prefix else None
         row = 0

@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import pathlib
+import urllib.parse
 from typing import Any
 
 from layering import __version__
@@ -56,10 +57,17 @@ def _base_ids(paths: PathMapper) -> dict[str, Any]:
     return {SRCROOT: {"uri": uri if uri.endswith("/") else uri + "/"}}
 
 
+def relative_uri(relative: str) -> str:
+    """A relative path (`/` separators) as a URI reference (RFC 3986): a space, `#`, `%` or `?`
+    in it would otherwise end the path or read as an escape, and a non-ASCII letter is not
+    allowed at all. `:` is encoded too: in a first segment it would read as a scheme."""
+    return urllib.parse.quote(relative, safe="/!$&'()*+,;=@")
+
+
 def _location(paths: PathMapper, path: str, line: int, column: int = 0, message: str = "") -> dict[str, Any]:
     relative = paths.relative(path)
     if relative is not None:
-        artifact = {"uri": relative, "uriBaseId": SRCROOT}
+        artifact = {"uri": relative_uri(relative), "uriBaseId": SRCROOT}
     else:
         artifact = {"uri": pathlib.Path(paths.absolute(path)).as_uri()}
     physical: dict[str, Any] = {"artifactLocation": artifact}

@@ -90,6 +90,19 @@ def test_toml_text_is_moved_as_it_is(project, tmp_path):
     )
 
 
+def test_a_comment_holding_a_line_separator_is_moved_as_it_is(project):
+    """U+2028 and U+0085 are characters of a TOML comment, not line ends: the comment moves whole."""
+    table = '[[tool.importlinter.contracts]]\nid = "qt"  # mixed\u0085content\nname = "No Qt"\ntype = "forbidden"\n'
+    modules = 'source_modules = ["shop.domain"]\nforbidden_modules = ["PyQt5"]\n'
+    pyproject = f'[tool.importlinter]\nroot_package = "shop"\n\n# the rule\u2028in short\n{table}{modules}'
+    project.write({**SHOP, "pyproject.toml": pyproject})
+    result = project.layering("migrate")
+    assert result.returncode == 0, result.stderr
+    assert "could not be kept" not in result.stderr
+    expected = pyproject.replace("[tool.importlinter]\n", "").replace("tool.importlinter.", "")
+    assert (project.root / "contracts.toml").read_text(encoding="utf-8") == expected
+
+
 def test_an_existing_contracts_toml_is_kept_unless_forced(project, tmp_path):
     project.write({**SHOP, "sub/contracts.toml": "# mine\n"})
     write_config(tmp_path / "sub", ".importlinter", {"root_package": "shop"}, CONTRACTS[1:2])

@@ -10,15 +10,18 @@ import importlib.resources
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import jsonschema
 import pytest
 from pydantic import BaseModel
 
-from frontdoors_support import run_cli
+from frontdoors_support import BROKEN, CONTRACTS, run_cli, write_project
 from layering.reporting.github import command, escape_data, escape_property
 
 # --- JSON ----------------------------------------------------------------------------------
@@ -254,6 +257,45 @@ def test_sarif_config_error(misconfigured: Path) -> None:
     assert notification["level"] == "error"
     location = notification["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "contracts.toml" and location["region"]["startLine"] == 11
+
+
+# A source root named with what a URI and a workflow command must escape: a space, `#`, `%`, `,`.
+ODD_ROOT = "my src #1, 100%"
+
+# What RFC 3986 lets a relative-path reference hold: unreserved and sub-delimiter characters,
+# `@`, `/` and percent escapes (`:` too, though not in a first segment: encoded throughout).
+_RELATIVE_REFERENCE = re.compile(r"(?:[A-Za-z0-9._~!$&'()*+,;=@/-]|%[0-9A-F]{2})+")
+
+
+def _odd_project(tmp_path: Path) -> Path:
+    files = {name.replace("src/", f"{ODD_ROOT}/", 1): text for name, text in BROKEN.items()}
+    return write_project(tmp_path / "odd", files, CONTRACTS.replace('source_roots = ["src"]', f'source_roots = ["{ODD_ROOT}"]'))
+
+
+def test_sarif_uris_are_percent_encoded_and_resolve_to_the_files(tmp_path: Path) -> None:
+    root = _odd_project(tmp_path)
+    run = run_cli(root, "--format", "sarif")
+    assert run.returncode == 1, run.stderr
+    document = _valid_sarif(run.stdout)
+    base = document["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    uris = {
+        location["physicalLocation"]["artifactLocation"]["uri"]
+        for result in document["runs"][0]["results"]
+        for location in result["locations"] + result.get("relatedLocations", [])
+    }
+    assert {urllib.parse.unquote(uri) for uri in uris} == {f"{ODD_ROOT}/app/a.py", f"{ODD_ROOT}/app/b.py"}
+    for uri in uris:
+        assert _RELATIVE_REFERENCE.fullmatch(uri), uri
+        resolved = urllib.parse.urlsplit(urllib.parse.urljoin(base, uri))
+        assert resolved.scheme == "file" and not resolved.query and not resolved.fragment
+        assert Path(urllib.request.url2pathname(resolved.path)).is_file(), uri
+
+
+def test_github_file_properties_escape_a_path_as_workflow_commands_do(tmp_path: Path) -> None:
+    run = run_cli(_odd_project(tmp_path), "--format", "github")
+    assert run.returncode == 1, run.stderr
+    files = {line.split("file=", 1)[1].split(",line=", 1)[0] for line in run.stdout.splitlines() if line.startswith("::error ")}
+    assert files == {"my src #1%2C 100%25/app/a.py", "my src #1%2C 100%25/app/b.py"}
 
 
 # --- text: colour and pipes ----------------------------------------------------------------

@@ -165,3 +165,49 @@ def test_explicit_config_of_a_pyproject_without_the_section(run):
     result = run({**PACKAGE, "pyproject.toml": "[project]\nname = 'x'\n"}, "--config", "pyproject.toml")
     assert result.code == 2
     assert "pyproject.toml: error: no [tool.layering] and no [tool.importlinter] table" in result.err
+
+
+# Characters `str.splitlines` ends a line at, which TOML and configparser read as part of one.
+TOML_LINE_SEPARATORS = "\u2028\u2029\u0085"  # the others may not stand unescaped in TOML
+INI_LINE_SEPARATORS = TOML_LINE_SEPARATORS + "\x0b\x0c\x1c\x1d\x1e"
+
+
+def line_of(text: str, line: str) -> int:
+    """The number of `line` in `text`, counted as TOML counts lines."""
+    return text.split("\n").index(line) + 1
+
+
+def test_a_line_separator_in_a_toml_comment_or_string_moves_no_line_number(run):
+    entry = '  "app.a -> app.c",'
+    text = HEADER + f"# {TOML_LINE_SEPARATORS.join('abcd')}\n" + forbidden(
+        "app.a", "app.b", indirect=True, extra=f'name = "{TOML_LINE_SEPARATORS.join("wxyz")}"\nallow = [\n{entry}\n]\n'
+    )
+    result = run({**PACKAGE, "contracts.toml": text.encode()})
+    assert result.code == 1
+    assert f"contracts.toml:{line_of(text, entry)}: LY030 allowance 'app.a -> app.c' matches no import" in result.out
+    misspelled = text + "alow = []\n"
+    result = run({**PACKAGE, "contracts.toml": misspelled.encode()})
+    assert result.code == 2
+    assert f"contracts.toml:{line_of(misspelled, 'alow = []')}: error: contract" in result.err
+    assert "unrecognized option 'alow'" in result.err
+
+
+def test_a_toml_syntax_error_at_the_end_is_on_the_last_line_after_a_line_separator(run):
+    text = HEADER + f"# {TOML_LINE_SEPARATORS.join('abcd')}\nsource_modules = [\"app\"\n"
+    result = run({**PACKAGE, "contracts.toml": text.encode()})
+    assert result.code == 2
+    assert "contracts.toml:4:" in result.err and "TOML syntax error" in result.err
+
+
+def test_a_line_separator_in_an_ini_comment_moves_no_line_number(run):
+    text = (
+        "[importlinter]\nroot_package = app\n"
+        f"; {INI_LINE_SEPARATORS.join('abcdefghi')}\n\n"
+        "[importlinter:contract:one]\nname = a does not import c\ntype = forbidden\nsource_modules = app.a\nforbidden_modules = app.c\n"
+        f"# {INI_LINE_SEPARATORS.join('abcdefghi')}\n"
+        "ignore_imports =\n    app.a -> app.c\n"
+    )
+    result = run({**PACKAGE, ".importlinter": text.encode()}, "--config", ".importlinter")
+    assert result.code == 1
+    entry = "    app.a -> app.c"
+    assert f".importlinter:{line_of(text, entry)}: LY030 ignored import 'app.a -> app.c' matches no import" in result.out
