@@ -57,7 +57,14 @@ def _parser() -> argparse.ArgumentParser:
     probes.add_argument("--no-probe", action="store_true", help="skip probe contracts (a fast, static-only run)")
     probes.add_argument("--probe-only", action="store_true", help="run only probe contracts")
     check.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
-    check.add_argument("--no-cache", action="store_true", help="build the import graph without reading or writing the cache")
+    caching = check.add_mutually_exclusive_group()
+    caching.add_argument("--no-cache", action="store_true", help="build the import graph without reading or writing the cache")
+    caching.add_argument(
+        "--verify-cache",
+        action="store_true",
+        help="check every entry of the cache against the files and a run without it: print that run's report, "
+        "and exit 2 naming each entry that disagrees (for a nightly job; see SECURITY.md)",
+    )
     check.add_argument("--python", metavar="PATH", help="the interpreter probes run in, e.g. .venv/bin/python (default: each probe contract's python, else the one running layering)")
     check.add_argument(
         "--chains",
@@ -225,19 +232,25 @@ def _check(arguments: argparse.Namespace) -> int:
     if arguments.jobs is not None and arguments.jobs < 1:
         return _usage_error("--jobs takes a number of 1 or more")
     progress = ProgressLine() if _progress_allowed() else None
+    disagreements: list[str] = []
     try:
         settings = locate_settings(_config(arguments))
-        report = check_settings(
-            settings,
-            arguments.contract,
-            selection,
-            use_cache=not arguments.no_cache,
-            jobs=arguments.jobs,
-            progress=progress,
-            chains=arguments.chains,
-            python=arguments.python,
-            kept=_LEFT_AT_EXIT,
-        )
+        if arguments.verify_cache:
+            from layering.commands.verify_cache import verify_cache
+
+            report, disagreements = verify_cache(settings, tuple(arguments.contract), selection, arguments.chains, arguments.python)
+        else:
+            report = check_settings(
+                settings,
+                arguments.contract,
+                selection,
+                use_cache=not arguments.no_cache,
+                jobs=arguments.jobs,
+                progress=progress,
+                chains=arguments.chains,
+                python=arguments.python,
+                kept=_LEFT_AT_EXIT,
+            )
     except ConfigError as error:
         if progress:
             progress.erase()
@@ -248,6 +261,11 @@ def _check(arguments: argparse.Namespace) -> int:
     if arguments.format in ("text", "json", "sarif"):  # github shows them as annotations
         sys.stderr.write(_renderer("text").warning_lines(report))
     _out(_render(arguments.format, report))
+    for disagreement in disagreements:
+        sys.stderr.write(f"layering: error: cache entry disagrees: {disagreement}\n")
+    if disagreements:
+        sys.stderr.write(f"layering: error: {len(disagreements)} cache {'entry disagrees' if len(disagreements) == 1 else 'entries disagree'} with the files; remove the cache directory, and find who wrote it\n")
+        return 2
     return report.exit_code
 
 

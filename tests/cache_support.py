@@ -19,9 +19,25 @@ def results_file(root: Path) -> str:
     return path
 
 
+def read_cache_file(path: str | Path) -> Any:
+    """A cache file's data, as layering reads it (its checksum checked)."""
+    from layering.adapters.import_cache import FORMAT as IMPORTS_FORMAT
+    from layering.adapters.result_cache import FORMAT, read_marshal
+
+    return read_marshal(str(path), IMPORTS_FORMAT if str(path).endswith("imports.marshal") else FORMAT)
+
+
+def write_cache_file(path: str | Path, data: Any) -> None:
+    """Replace a cache file by `data`, as layering writes it (with its checksum): a test's own
+    change that the cache takes as its own."""
+    from layering.adapters.import_cache import FORMAT as IMPORTS_FORMAT
+    from layering.adapters.result_cache import FORMAT, write_marshal
+
+    write_marshal(str(path), data, IMPORTS_FORMAT if str(path).endswith("imports.marshal") else FORMAT)
+
+
 def _stored(root: Path) -> dict[str, Any]:
-    with open(results_file(root), "rb") as handle:
-        return marshal.load(handle)
+    return read_cache_file(results_file(root))
 
 
 def cached_results(root: Path) -> dict[str, Any]:
@@ -36,8 +52,7 @@ def mark_first_verdict(root: Path, verdict: str) -> None:
     results = marshal.loads(data["results"])
     results[0]["verdict"] = verdict
     data["results"] = marshal.dumps(results, 4)
-    with open(results_file(root), "wb") as handle:
-        marshal.dump(data, handle, 4)
+    write_cache_file(results_file(root), data)
 
 
 EDIT_DURING = """

@@ -292,8 +292,12 @@ def _shown(path: str) -> str:
 
 
 def _usable_cache_dir(cache_dir: str) -> str | None:
-    """`cache_dir`, created if need be; None (said once) when it cannot be created or written."""
+    """`cache_dir` (a directory of layering's inside the cache directory), created if need be;
+    None (said once) when it cannot be created or written. A link in its place is removed, not
+    followed: nothing is written outside the cache directory."""
     try:
+        if os.path.islink(cache_dir):
+            os.unlink(cache_dir)
         os.makedirs(cache_dir, exist_ok=True)
         if not os.path.isdir(cache_dir):
             raise NotADirectoryError(f"{cache_dir} is not a directory")

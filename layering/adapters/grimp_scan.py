@@ -228,13 +228,18 @@ class ModuleReading(NamedTuple):
 def read_modules(files: PackageFiles, modules: Iterable[str], exclude_type_checking_imports: bool, include_external_packages: bool) -> dict[str, ModuleReading]:
     """What grimp reads of each of `modules` (those with a file), scanned alone: for the few
     files an edit changed, without building the graph."""
-    imports = _scan_alone(files, set(modules), exclude_type_checking_imports, include_external_packages)
     mode = "x" if include_external_packages else "i"
-    readings = {}
-    for module, direct_imports in imports.items():
-        statements = statements_of(direct_imports)
-        readings[module] = ModuleReading(signature_of(statements, mode), tuple(s[0] for s in statements))
-    return readings
+    return {
+        module: ModuleReading(signature_of(statements, mode), tuple(s[0] for s in statements))
+        for module, statements in statements_read(files, modules, exclude_type_checking_imports, include_external_packages).items()
+    }
+
+
+def statements_read(files: PackageFiles, modules: Iterable[str], exclude_type_checking_imports: bool, include_external_packages: bool) -> dict[str, tuple[Statement, ...]]:
+    """What grimp reads of each of `modules` (those with a file), scanned alone, as the import
+    cache keeps it."""
+    imports = _scan_alone(files, set(modules), exclude_type_checking_imports, include_external_packages)
+    return {module: statements_of(direct_imports) for module, direct_imports in imports.items()}
 
 
 def scan_module(files: PackageFiles, module: str, exclude_type_checking_imports: bool) -> list[tuple[str, int]]:
@@ -254,6 +259,11 @@ def _scan_alone(files: PackageFiles, modules: set[str], exclude_type_checking_im
         return {}
     options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
     return {mf.module.name: found_imports for mf, found_imports in internals.scan(module_files, packages_beside_modules(files), **options).items()}
+
+
+def grimp_version() -> str:
+    """Which grimp reads the files, as the import cache names it."""
+    return _internals().version
 
 
 def packages_beside_modules(files: PackageFiles) -> dict[str, str]:

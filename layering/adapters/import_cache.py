@@ -12,15 +12,14 @@ empty too, and `damaged` says so (the graph is then scanned again and the file r
 
 from __future__ import annotations
 
-import marshal
 import os
 import shutil
 import sys
 from typing import Any
 
-from layering.adapters.result_cache import MARSHAL_VERSION, read_marshal, write_atomically
+from layering.adapters.result_cache import DamagedCacheFile, read_marshal, write_marshal
 
-FORMAT = 2
+FORMAT = 3
 FILE_NAME = "imports.marshal"
 
 Statement = tuple[str, int, str, bool]
@@ -41,11 +40,13 @@ class ImportCache:
         """Every module the file holds; empty when there is none, or another Python or grimp
         wrote it, or it is damaged (then `damaged` is set)."""
         try:
-            data = read_marshal(self.path)
+            data = read_marshal(self.path, FORMAT)
         except FileNotFoundError:
             return {}
-        except (OSError, EOFError, ValueError, TypeError):
+        except (OSError, DamagedCacheFile):
             self.damaged = True
+            return {}
+        if data is None:  # another version's
             return {}
         if not (isinstance(data, tuple) and len(data) == 2 and isinstance(data[1], dict)):
             self.damaged = True
@@ -64,7 +65,7 @@ class ImportCache:
         place (it was read as damaged) is removed first."""
         if os.path.isdir(self.path) and not os.path.islink(self.path):
             shutil.rmtree(self.path, ignore_errors=True)
-        write_atomically(self.path, marshal.dumps((self._header, modules), MARSHAL_VERSION))
+        write_marshal(self.path, (self._header, modules), FORMAT)
 
 
 def _well_formed(entry: Any) -> bool:

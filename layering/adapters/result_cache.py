@@ -23,6 +23,7 @@ import importlib.util
 import json
 import marshal
 import os
+import struct
 import sys
 import time
 from collections.abc import Iterator, Mapping
@@ -30,7 +31,7 @@ from typing import Any, NamedTuple
 
 from layering.adapters.package_files import RACY_NS, PackageFiles, is_racy, stamp_of
 
-FORMAT = 9
+FORMAT = 10
 MANIFEST = "manifest.marshal"
 RESULTS_SUFFIX = ".marshal"
 MARSHAL_VERSION = 4
@@ -46,21 +47,52 @@ CACHEDIR_TAG = (
 )
 
 
+GITIGNORE = "# created by layering\n*\n"
+
+
 def prepare(directory: str) -> str | None:
     """Create the cache directory, marked so that it is neither committed (`.gitignore`) nor
-    backed up (`CACHEDIR.TAG`); why it cannot be used, or None when it can."""
+    backed up (`CACHEDIR.TAG`), each mark written again where it is missing, torn or empty, or
+    a link (replaced, never followed); why it cannot be used, or None when it can."""
     try:
         os.makedirs(directory, exist_ok=True)
         if not os.access(directory, os.W_OK | os.X_OK):
             raise PermissionError(13, "not writable")
-        for name, text in ((".gitignore", "# created by layering\n*\n"), ("CACHEDIR.TAG", CACHEDIR_TAG)):
+        for name, text, whole in ((".gitignore", GITIGNORE, _ignores_all), ("CACHEDIR.TAG", CACHEDIR_TAG, _is_tag)):
             path = os.path.join(directory, name)
-            if not os.path.exists(path):
-                with open(path, "w", encoding="utf-8") as handle:
-                    handle.write(text)
+            if not whole(_text_of(path)):
+                write_atomically(path, text.encode())
     except OSError as error:
-        return f"cannot use the cache directory {directory} ({error.strerror or error}); running without a cache"
+        return f"cannot use the cache directory {shown(directory)} ({error.strerror or error}); running without a cache"
     return None
+
+
+def _text_of(path: str) -> str | None:
+    """A small file's text, None where it is missing, a link (not followed) or not text."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        return os.read(descriptor, 4096).decode("utf-8")
+    except (OSError, UnicodeError):
+        return None
+    finally:
+        os.close(descriptor)
+
+
+def _ignores_all(text: str | None) -> bool:
+    return text is not None and "*" in (line.strip() for line in text.splitlines())
+
+
+def _is_tag(text: str | None) -> bool:
+    return text is not None and text.startswith(CACHEDIR_TAG.splitlines()[0])
+
+
+def shown(path: str) -> str:
+    """A path as a message shows it: relative to the working directory, unless outside it."""
+    relative = os.path.relpath(path)
+    return path if relative == ".." or relative.startswith(".." + os.sep) else relative
 
 
 class FileState(NamedTuple):
@@ -216,6 +248,31 @@ def library_fingerprint(name: str) -> str:
     return f"{name}:{spec.origin}:{status.st_mtime_ns}:{status.st_size}"
 
 
+def own_fingerprint() -> str:
+    """Where layering's own source is and when each file of it was written: a development
+    checkout changes its code without changing its version, and a result decided by other code
+    must not be reused (about 70 files: a fraction of a millisecond)."""
+    top = os.path.dirname(os.path.abspath(__file__ + "/.."))
+    found = []
+    stack = [top]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
+                stack.append(entry.path)
+            elif entry.name.endswith((".py", ".json")):
+                try:
+                    status = entry.stat()
+                except OSError:
+                    continue
+                found.append(f"{entry.path}:{status.st_mtime_ns}:{status.st_size}")
+    return hashlib.blake2b("\n".join(sorted(found)).encode(), digest_size=16).hexdigest()
+
+
 def config_digest(path: str) -> str:
     """The digest of a configuration file's bytes ("" when it cannot be read), by the BLAKE2
     `digest_of` has: a run that hashes no file of the package does not load `xxhash`."""
@@ -263,11 +320,66 @@ def encoded(data: Any) -> bytes:
     return marshal.dumps(data, MARSHAL_VERSION)
 
 
-def read_marshal(path: str) -> Any:
-    """The data of a `marshal` file, its bytes read at once: `marshal.load` reads a file object
-    piece by piece (transformers' results: 56 ms against 10 ms)."""
-    with open(path, "rb") as handle:
-        return marshal.loads(handle.read())
+class DamagedCacheFile(ValueError):
+    """A cache file that is not one layering wrote whole: cut short, changed since it was
+    written (its checksum does not match), too large, or something else's."""
+
+
+MAGIC = b"layering cache\n\0"
+_SEAL = struct.Struct("<16sIQ16s")
+"""What each cache file starts with: `MAGIC`, the file's format, the payload's length and its
+XXH3-128 digest, then the payload (`marshal` data)."""
+MAX_FILE_BYTES = 1 << 30
+"""No cache file is read beyond this size: 200 times homeassistant's largest."""
+
+
+def sealed(payload: bytes, format: int) -> bytes:
+    """`payload` as a cache file holds it: its format, length and checksum before it."""
+    import xxhash
+
+    return _SEAL.pack(MAGIC, format, len(payload), xxhash.xxh3_128_digest(payload)) + payload
+
+
+def unsealed(data: bytes, format: int) -> bytes | None:
+    """The payload of a cache file's `data`; None when another version of layering wrote it (a
+    miss, said nothing of). DamagedCacheFile when it is not whole, or not layering's."""
+    if len(data) < _SEAL.size:
+        raise DamagedCacheFile("cut short")
+    magic, written_as, length, digest = _SEAL.unpack_from(data)
+    if magic != MAGIC:
+        raise DamagedCacheFile("not a cache file of layering's")
+    if written_as != format:
+        return None
+    payload = memoryview(data)[_SEAL.size :]
+    import xxhash
+
+    if len(payload) != length or xxhash.xxh3_128_digest(payload) != digest:
+        raise DamagedCacheFile("changed since it was written")
+    return payload.tobytes()
+
+
+def read_marshal(path: str, format: int) -> Any:
+    """The data of a cache file (`sealed`), its bytes read at once (`marshal.load` reads a file
+    object piece by piece: transformers' results 56 ms against 10 ms); None when another version
+    wrote it. Only data whose checksum holds is decoded: `marshal` is not made to read damaged
+    bytes (five bytes of garbage can ask it for gigabytes)."""
+    # A link is not followed (it would read a file outside the cache): it is damaged, and replaced.
+    with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)), "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > MAX_FILE_BYTES:
+            raise DamagedCacheFile(f"{size} bytes, more than a cache file holds")
+        payload = unsealed(handle.read(MAX_FILE_BYTES + 1), format)
+    if payload is None:
+        return None
+    try:
+        return marshal.loads(payload)
+    except (EOFError, ValueError, TypeError) as error:
+        raise DamagedCacheFile(f"not readable ({error})") from None
+
+
+def write_marshal(path: str, data: Any, format: int) -> None:
+    """Replace the cache file `path` by `data` (`sealed`), atomically (`write_atomically`)."""
+    write_atomically(path, sealed(marshal.dumps(data, MARSHAL_VERSION), format))
 
 
 def write_atomically(path: str, data: bytes) -> None:
@@ -317,7 +429,7 @@ class OptionsRead:
 
     def _known(self) -> list[str]:
         try:
-            with open(self.path, encoding="utf-8") as handle:
+            with open(os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), encoding="utf-8") as handle:
                 data = json.load(handle)
         except (OSError, ValueError):
             return []
@@ -354,7 +466,7 @@ class ResultCache:
         said = []
         if self._damaged:
             files = ", ".join(sorted(set(self._damaged)))
-            said.append(f"the cache in {self.directory} was damaged ({files}); rebuilt it")
+            said.append(f"the cache in {shown(self.directory)} was damaged ({files}); rebuilt it")
         if self._unwritable:
             said.append(self._unwritable)
         return said
@@ -376,6 +488,11 @@ class ResultCache:
         of the module set they were read with."""
         files = states.entries(signatures)
         self._write(MANIFEST, {"format": FORMAT, "key": self.settings_key, "written_ns": time.time_ns(), "files": files, "modules": modules})
+
+    def manifest_files(self) -> dict[str, Any]:
+        """The manifest's entry of each file, where the manifest is for these settings."""
+        files = self._load_manifest().get("files", {})
+        return files if isinstance(files, dict) else {}
 
     def modules_changed(self, modules: str) -> bool:
         """Whether the module set is not the one the files were last read with: an import of an
@@ -428,18 +545,18 @@ class ResultCache:
 
     def _read(self, name: str) -> Any:
         try:
-            return read_marshal(self._path(name))
+            return read_marshal(self._path(name), FORMAT)
         except FileNotFoundError:
             return None
-        except (OSError, EOFError, ValueError, TypeError):
+        except (OSError, DamagedCacheFile):
             self._damaged.append(name)
             return None
 
     def _write(self, name: str, data: Any) -> None:
         try:
-            write_atomically(self._path(name), marshal.dumps(data, MARSHAL_VERSION))
+            write_marshal(self._path(name), data, FORMAT)
         except OSError as error:
-            self._unwritable = f"the cache directory {self.directory} is not writable ({error.strerror}); running without a cache"
+            self._unwritable = f"the cache directory {shown(self.directory)} is not writable ({error.strerror}); running without a cache"
 
     def _keep_newest_results(self) -> None:
         """Keep the newest few result files (one per set of contracts a team checks, as

@@ -94,13 +94,14 @@ def decide_with_cache(
 
 
 def settings_digest(settings: Settings) -> str:
-    """What every cached result depends on beyond the package and the contracts: layering's,
-    grimp's and import-linter's versions and the run-wide settings."""
+    """What every cached result depends on beyond the package and the contracts: layering's
+    version and code, grimp's and import-linter's versions and the run-wide settings."""
     from layering import __version__
 
     return result_cache.digest_of(
         [
             __version__,
+            result_cache.own_fingerprint(),
             result_cache.library_fingerprint("grimp"),
             result_cache.library_fingerprint("importlinter"),
             settings.root_packages,

@@ -436,6 +436,11 @@ def _read_settings(
     plugins = _plugin_types(path, names("contract_types") if "contract_types" in table else [], line("contract_types"), entry_lines.get("contract_types", ()), problems)
 
     base = os.path.dirname(path)
+    if isinstance(cache_dir, str):
+        problem = _cache_dir_problem(cache_dir, base, [os.path.join(base, r) for r in source_roots])
+        if problem:
+            problems.append(Problem(path, line("cache_dir"), problem, hint="give the cache a directory of its own, e.g. cache_dir = \".layering_cache\" (or false: no cache)"))
+            cache_dir = False
     return Settings(
         path=path,
         root_packages=tuple(roots),
@@ -453,6 +458,20 @@ def _read_settings(
         source_roots_given=source_roots_given,
         roots_known=roots_known,
     )
+
+
+def _cache_dir_problem(cache_dir: str, base: str, source_roots: list[str]) -> str:
+    """Why `cache_dir` cannot be the cache ("" when it can): the cache marks its directory as
+    ignored by git (`*`) and replaces the files it keeps there, so it must not be the project's
+    directory, a source root, or a directory that holds either."""
+    if not cache_dir.strip():
+        return "'cache_dir' is empty: the cache would be this file's own directory"
+    resolved = os.path.realpath(os.path.join(base, cache_dir))
+    for what, directory in [("this file's directory", base), *(("the source root " + repr(os.path.relpath(r, base)), r) for r in source_roots)]:
+        real = os.path.realpath(directory)
+        if real == resolved or real.startswith(resolved.rstrip(os.sep) + os.sep):
+            return f"'cache_dir' = {cache_dir!r} is {what}{'' if real == resolved else ' or holds it'}: the cache would mark it ignored by git"
+    return ""
 
 
 def _root_packages(path: str, table: dict[str, Any], line: Any, names: Any, problems: list[Problem]) -> list[str]:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cache_support import mark_first_verdict
+from cache_support import mark_first_verdict, read_cache_file
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the builder forks on Linux only")
 
@@ -54,8 +54,7 @@ def cache_content(root: Path) -> dict:
     """Every file of the cache, decoded, the manifest without the time it was written."""
     found = {}
     for path in sorted(glob.glob(str(root / ".layering_cache" / "**" / "*.marshal"), recursive=True)):
-        with open(path, "rb") as handle:
-            data = marshal.load(handle)
+        data = read_cache_file(path)
         if isinstance(data, dict):
             data.pop("written_ns", None)
         found[os.path.relpath(path, root)] = data

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from cache_support import mark_first_verdict, results_file
+from cache_support import mark_first_verdict, read_cache_file, results_file, write_cache_file
 
 import layering
 from layering.adapters import result_cache
@@ -104,13 +104,11 @@ def test_garbage_cache_is_ignored_with_a_warning(tree):
 
 def test_an_entry_whose_encoded_part_is_damaged_is_rebuilt_with_a_warning(tree):
     assert verdict(tree) == "kept"
-    with open(results_file(tree.root), "rb") as handle:
-        entry = marshal.load(handle)
+    entry = read_cache_file(results_file(tree.root))
     assert isinstance(entry["graph"], bytes) and isinstance(entry["signed"], bytes)
     assert marshal.loads(entry["signed"]).keys() == {"app", "app.a", "app.b", "app.c"}  # app.c scanned as a target
     entry["graph"] = entry["graph"][: len(entry["graph"]) // 2]  # cut short
-    with open(results_file(tree.root), "wb") as handle:
-        marshal.dump(entry, handle)
+    write_cache_file(results_file(tree.root), entry)
     tamper(tree)  # a verdict read from the damaged entry would say broken
     report = check_settings(locate_settings(str(tree.root / "contracts.toml")))
     assert report.results[0].verdict.value == "kept"
@@ -124,8 +122,7 @@ def test_no_cache_run_writes_nothing(tree):
 
 
 def manifest_files(tree) -> dict:
-    with open(tree.root / ".layering_cache" / "manifest.marshal", "rb") as handle:
-        return marshal.load(handle)["files"]
+    return read_cache_file(tree.root / ".layering_cache" / "manifest.marshal")["files"]
 
 
 def test_a_contract_about_a_few_modules_looks_at_their_files_only(tree):
