@@ -43,12 +43,14 @@ each)."""
 class ImportsRead(NamedTuple):
     """What grimp read of the modules a graph was built from, for the import cache in
     `directory` (None: none is kept) written by `written_by`, read the way `mode` says
-    (`signature_of`)."""
+    (`signature_of`), and their files' stamps from before grimp read them
+    (`PackageFiles.stamps`, taken after a builder process was forked)."""
 
     directory: str | None
     written_by: str
     mode: str
     statements: dict[str, tuple[Statement, ...]]
+    stamps: dict[str, tuple[list | None, str | None]]
 
 
 class _Verdicts(NamedTuple):
@@ -86,6 +88,7 @@ class _Building:
             self._problems.extend(self._store(self._hashed, *self._encoded, item.verdicts))
 
     def _read(self, read: ImportsRead) -> None:
+        self._package.stamps.update(read.stamps)
         self._hashed.update((m, hashed_file(self._files[m])) for m in read.statements if m in self._files and m not in self._hashed)
         entries = {}
         for module, statements in read.statements.items():
@@ -136,9 +139,9 @@ class CacheBuilder:
         self._problems: list[str] | None = None
         self._carrier: _Process | _Thread = _Process(files, keep, store) if _can_fork() else _Thread(files, keep, store)
 
-    def imports_read(self, directory: str | None, written_by: str, mode: str, statements: dict[str, tuple[Statement, ...]]) -> None:
+    def imports_read(self, directory: str | None, written_by: str, mode: str, statements: dict[str, tuple[Statement, ...]], stamps: dict[str, tuple[list | None, str | None]]) -> None:
         """What grimp read of the modules of a graph (`ImportsRead`), to sign and keep."""
-        read = ImportsRead(directory, written_by, mode, statements)
+        read = ImportsRead(directory, written_by, mode, statements, stamps)
         self._items.append(read)
         self._carrier.send(read)
 

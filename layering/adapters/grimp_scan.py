@@ -74,7 +74,7 @@ def scan_graph(
     if cache is not None and cache.damaged and on_damaged_cache is not None:
         on_damaged_cache()
     if builder is not None:
-        builder.imports_read(cache_dir, internals.version, scanner.mode, scanner.read_modules)
+        builder.imports_read(cache_dir, internals.version, scanner.mode, scanner.read_modules, files.stamps_of(scanner.read_modules))
     elif cache is not None and (scanner.scanned or cache.damaged):
         cache.write(scanner.entries(keys))  # type: ignore[arg-type]
     if readings is not None:
@@ -95,6 +95,7 @@ class _Scanner:
         self._by_module = {mf.module.name: mf for package in found for mf in package.module_files}
         self._options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
         self._packages = packages_beside_modules(files)
+        self._files = files
         self.mode = "x" if include_external_packages else "i"
         """How the files are read, for their signatures (`signature_of`)."""
         self._known = known
@@ -115,6 +116,7 @@ class _Scanner:
             else:
                 missing.append(self._by_module[module])
         if missing:
+            self._files.stamp_each(mf.module.name for mf in missing)  # before grimp reads them
             for module_file, direct_imports in self._internals.scan(missing, self._packages, **self._options).items():
                 self.read_modules[module_file.module.name] = statements_of(direct_imports)
                 self.scanned.add(module_file.module.name)
@@ -257,6 +259,7 @@ def _scan_alone(files: PackageFiles, modules: set[str], exclude_type_checking_im
     module_files = [mf for package in found for mf in package.module_files if mf.module.name in modules]
     if not module_files:
         return {}
+    files.stamp_each(mf.module.name for mf in module_files)  # before grimp reads them
     options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
     return {mf.module.name: found_imports for mf, found_imports in internals.scan(module_files, packages_beside_modules(files), **options).items()}
 

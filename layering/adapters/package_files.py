@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from functools import cached_property
 
 RACY_NS = 2_000_000_000
@@ -16,47 +17,80 @@ coarse file-system clock (two seconds on FAT, one on ext3 and HFS+) can leave th
 class PackageFiles:
     """The modules of the root packages, each with its source file, and where each root was found.
 
-    `stamps`, when the walk was asked to take them, hold what each file was as the walk found
-    it, before the run read any of it ([path, modification time, size, inode, change time], as
-    `result_cache.FileState.stamp`); `walk_digests` the digest of each file whose times were
-    too recent (`RACY_NS`) to tell a later write apart, hashed then ("" when it changed while
-    hashed). What a run read of a file is kept only where the file is provably still what the
-    walk found (`is_unchanged`)."""
+    A run that keeps what it reads (`stamped`) takes each file's stamp ([path, modification
+    time, size, inode, change time], as `result_cache.FileState.stamp`) before it first reads
+    the file (`stamp`), and keeps what it read of a file only where the file is provably still
+    what that stamp says (`is_unchanged`): a file whose times are too recent (`RACY_NS`) to tell
+    a later write apart is hashed then too."""
 
     files: dict[str, str]
     roots: dict[str, tuple[str, ...]]
     namespace_packages: frozenset[str]
-    stamps: dict[str, list] | None = None
-    walked_ns: int = 0
-    walk_digests: dict[str, str] = field(default_factory=dict)
+    stamped: bool = False
     shadowed: dict[str, str] = field(default_factory=dict)
     """Module -> the path of a file or directory that also claims it and that Python does not
     import (`x.py` beside the package `x/`, a directory `x/` beside the module `x.py`)."""
     portions: dict[str, str] = field(default_factory=dict)
     """Namespace package -> its directory, for each directory without `__init__.py` that holds
     modules inside a regular package: Python imports them; grimp's own walk leaves them out."""
+    walked_ns: int = 0
+    """When the walk began (time.time_ns)."""
+    stamps: dict[str, tuple[list | None, str | None]] = field(default_factory=dict, compare=False, repr=False)
+    """Module -> (its stamp before the run first read it, None where it could not be had; the
+    digest then of a file too recently changed, "" where it changed while hashed, else None)."""
 
     @cached_property
     def modules(self) -> frozenset[str]:
         """Computed once: evidence looks modules up here for every hop of every chain."""
         return frozenset(self.files) | self.namespace_packages
 
+    def stamp(self, module: str) -> list | None:
+        """`module`'s stamp as this run first found it, taken now if it is the first time asked
+        (before anything reads the file: the scanner, the source readers and the file states
+        ask first); None for a run that keeps nothing, or a file that cannot be found. A file
+        changed since `RACY_NS` before the walk began is hashed now too: a write after this
+        could leave its stamp as it is (any later write is later than the walk)."""
+        known = self.stamps.get(module)
+        if known is not None:
+            return known[0]
+        if not self.stamped:
+            return None
+        path = self.files.get(module)
+        try:
+            status = os.stat(path)  # type: ignore[arg-type]
+        except (OSError, TypeError):
+            self.stamps[module] = (None, None)
+            return None
+        stamp = [path, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns]
+        digest = None
+        if max(status.st_mtime_ns, status.st_ctime_ns) >= self.walked_ns - RACY_NS:
+            from layering.adapters.result_cache import hashed_file
+
+            digest, again = hashed_file(path)  # type: ignore[arg-type]
+            if again != stamp:
+                digest = ""  # changing as it is looked at
+        self.stamps[module] = (stamp, digest)
+        return stamp
+
+    def stamp_each(self, modules: Iterable[str]) -> None:
+        """Take the stamp of each of `modules` not stamped yet, before they are read."""
+        if self.stamped:
+            for module in modules:
+                if module not in self.stamps:
+                    self.stamp(module)
+
+    def stamps_of(self, modules: Iterable[str]) -> dict[str, tuple[list | None, str | None]]:
+        """The stamps taken of `modules`, for a cache builder in another process to judge by."""
+        return {m: self.stamps[m] for m in modules if m in self.stamps}
+
     def is_unchanged(self, module: str, stamp: list | None, digest: str) -> bool:
         """Whether `module`'s file, found at `stamp` with `digest` after the run read it, is
-        still what the walk found before the run read it: the same stamp, and where its times
-        were too recent to tell a write apart, the same digest as hashed at the walk."""
-        before = None if self.stamps is None else self.stamps.get(module)
+        still what it was before the run first read it: the same stamp, and where its times were
+        too recent to tell a write apart, the same digest as hashed then."""
+        before, racy_digest = self.stamps.get(module, (None, None))
         if before is None or stamp is None or before != stamp or not digest:
             return False
-        if not is_racy(before, self.walked_ns):
-            return True
-        return self.walk_digests.get(module) == digest
-
-
-def is_racy(stamp: list, now_ns: int) -> bool:
-    """Whether a file of `stamp` changed so shortly before `now_ns` that a write after it could
-    leave its stamp as it was."""
-    return max(stamp[1], stamp[4]) >= now_ns - RACY_NS
+        return racy_digest is None or racy_digest == digest
 
 
 def stamp_of(path: str, status: os.stat_result) -> list:
@@ -80,26 +114,26 @@ def find_package_files(root_packages: tuple[str, ...], source_roots: tuple[str, 
     Where a package `x/` and a module `x.py` claim one module, the package is the module, as in
     Python; a module `x.py` hides a directory `x/` without `__init__.py`. A symlinked directory
     is followed only if it leads outside the package, and no directory is walked twice, so a
-    symlink loop ends (grimp's walk is made to do the same). `stamped`: take each file's stamp
-    as it is found (`PackageFiles.stamps`), for a run that keeps what it reads.
+    symlink loop ends (grimp's walk is made to do the same). `stamped`: for a run that keeps
+    what it reads (`PackageFiles.stamp`).
     """
-    walk = _Walk(stamped)
+    walked_ns = time.time_ns()
+    walk = _Walk()
     roots: dict[str, tuple[str, ...]] = {}
     for package in root_packages:
         locations = locate_root(package, source_roots)
         roots[package] = locations
         for location in locations:
             if location.endswith(".py"):
-                walk.add_file(package, location, None)
+                walk.files[package] = location
             else:
                 walk.package(package, location)
     return PackageFiles(
         files=walk.files,
         roots=roots,
         namespace_packages=frozenset(walk.namespaces),
-        stamps=walk.stamps,
-        walked_ns=walk.started_ns,
-        walk_digests=walk.racy_digests(),
+        stamped=stamped,
+        walked_ns=walked_ns,
         shadowed=walk.shadowed,
         portions=walk.portions,
     )
@@ -206,7 +240,7 @@ def _holds_modules(directory: str) -> bool:
 
 def subpackage_files(package: str, package_file: str) -> dict[str, str]:
     """Every module below the regular package whose `__init__.py` is `package_file`."""
-    walk = _Walk(False)
+    walk = _Walk()
     if os.path.basename(package_file) == "__init__.py":
         walk.package(package, os.path.dirname(package_file))
     walk.files.pop(package, None)
@@ -217,29 +251,18 @@ class _Walk:
     """One walk of root packages' directories: depth first, in name order, as grimp's walk goes
     (see `grimp_graph.walk_once`)."""
 
-    def __init__(self, stamped: bool) -> None:
-        self.started_ns = time.time_ns()
+    def __init__(self) -> None:
         self.files: dict[str, str] = {}
         self.namespaces: set[str] = set()
-        self.stamps: dict[str, list] | None = {} if stamped else None
         self.shadowed: dict[str, str] = {}
         self.portions: dict[str, str] = {}
-
-    def add_file(self, module: str, path: str, entry: os.DirEntry | None) -> None:
-        self.files[module] = path
-        if self.stamps is not None:
-            try:
-                status = entry.stat() if entry is not None else os.stat(path)
-            except OSError:
-                self.stamps.pop(module, None)
-                return
-            self.stamps[module] = stamp_of(path, status)
 
     def package(self, package: str, directory: str) -> None:
         """Walk the package (or namespace package) `package` at `directory`: a symlinked
         directory is entered only if it leads outside it, and no directory twice."""
         real_top = os.path.realpath(directory)
         seen: set[tuple[int, int]] = set()
+        files = self.files
         stack: list[tuple[str, str, bool, str | None]] = [(package, directory, True, None)]
         while stack:
             name, path, may_be_namespace, module_beside = stack.pop()
@@ -252,12 +275,23 @@ class _Walk:
             if key in seen:
                 continue
             seen.add(key)
-            init = next((e for e in entries if e.name == "__init__.py" and _is_file(e)), None)
-            modules = [e for e in entries if is_module_file(e.name) and e.name != "__init__.py" and _is_file(e)]
+            init = None
+            modules: dict[str, str] = {}
+            directories = []
+            for entry in entries:
+                stem = entry.name
+                if stem.endswith(".py"):
+                    if stem == "__init__.py":
+                        if _is_file(entry):
+                            init = entry.path
+                    elif not stem.startswith(".") and stem.count(".") == 1 and _is_file(entry):
+                        modules[stem[:-3]] = entry.path
+                elif stem.isidentifier() and _is_dir(entry) and (not entry.is_symlink() or follow_directory(entry.path, real_top)):
+                    directories.append(entry)
             if init is not None:
                 if module_beside is not None:
                     self.shadowed[name] = module_beside  # Python imports the package
-                self.add_file(name, init.path, init)
+                files[name] = init
             elif module_beside is not None:
                 if modules:
                     self.shadowed[name] = path  # Python imports the module: these are out of reach
@@ -269,31 +303,10 @@ class _Walk:
                 self.portions[name] = path
             else:
                 continue
-            for entry in modules:
-                self.add_file(f"{name}.{entry.name[:-3]}", entry.path, entry)
-            beside = {e.name[:-3]: e.path for e in modules}
-            below = [
-                (f"{name}.{e.name}", e.path, init is None, beside.get(e.name))
-                for e in entries
-                if _is_dir(e) and e.name.isidentifier() and follow_directory(e.path, real_top)
-            ]
-            stack.extend(reversed(below))
-
-    def racy_digests(self) -> dict[str, str]:
-        """The digest of each stamped file changed too recently for its stamp to tell a later
-        write apart, hashed now, before the run reads it ("" when it changed meanwhile)."""
-        if not self.stamps:
-            return {}
-        racy = [m for m, stamp in self.stamps.items() if is_racy(stamp, self.started_ns)]
-        if not racy:
-            return {}
-        from layering.adapters.result_cache import hashed_file
-
-        digests = {}
-        for module in racy:
-            digest, stamp = hashed_file(self.files[module])
-            digests[module] = digest if stamp == self.stamps[module] else ""
-        return digests
+            prefix = name + "."
+            for stem, module_path in modules.items():
+                files[prefix + stem] = module_path
+            stack.extend((prefix + e.name, e.path, init is None, modules.get(e.name)) for e in reversed(directories))
 
 
 def is_module_file(filename: str) -> bool:

@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
-from layering.adapters.package_files import RACY_NS, PackageFiles, is_racy, stamp_of
+from layering.adapters.package_files import RACY_NS, PackageFiles, stamp_of
 
 FORMAT = 10
 MANIFEST = "manifest.marshal"
@@ -154,7 +154,7 @@ class FileStates(Mapping[str, FileState]):
         if module in self._hashed:
             digest, read_stamp = self._hashed[module]
         else:
-            stamp = self._walked_stamp(module, path)
+            stamp = self._package.stamp(module) if self._package.stamped else self._stamp_now(path)
             if stamp is None:
                 return FileState(path, [], "unreadable", "")
             if before is not None and before[0] == stamp and self._trusted(stamp):
@@ -164,11 +164,9 @@ class FileStates(Mapping[str, FileState]):
         signature = before[2] if before is not None and before[1] == digest else ""
         return FileState(path, read_stamp or [], digest, signature)
 
-    def _walked_stamp(self, module: str, path: str) -> list | None:
-        """The file's stamp as the walk took it (as it is now, if the walk took none)."""
-        stamps = self._package.stamps
-        if stamps is not None and module in stamps:
-            return stamps[module]
+    @staticmethod
+    def _stamp_now(path: str) -> list | None:
+        """The file's stamp as it is now (for a run that keeps no stamps of its own)."""
         try:
             status = os.stat(path)
         except OSError:
@@ -199,11 +197,10 @@ class FileStates(Mapping[str, FileState]):
 
     def _still_as_walked(self, module: str) -> bool:
         state = self[module]
-        stamps = self._package.stamps
-        walked = None if stamps is None else stamps.get(module)
+        walked, racy_digest = self._package.stamps.get(module, (None, None))
         if walked is None or state.stamp != walked:
             return False
-        if is_racy(walked, self._package.walked_ns):
+        if racy_digest is not None:
             digest, stamp = hashed_file(state.path)  # its stamp cannot tell: its content must
             return digest == state.digest and self._package.is_unchanged(module, stamp, digest)
         try:
@@ -340,7 +337,7 @@ def sealed(payload: bytes, format: int) -> bytes:
     return _SEAL.pack(MAGIC, format, len(payload), xxhash.xxh3_128_digest(payload)) + payload
 
 
-def unsealed(data: bytes, format: int) -> bytes | None:
+def unsealed(data: bytes, format: int) -> memoryview | None:
     """The payload of a cache file's `data`; None when another version of layering wrote it (a
     miss, said nothing of). DamagedCacheFile when it is not whole, or not layering's."""
     if len(data) < _SEAL.size:
@@ -355,7 +352,7 @@ def unsealed(data: bytes, format: int) -> bytes | None:
 
     if len(payload) != length or xxhash.xxh3_128_digest(payload) != digest:
         raise DamagedCacheFile("changed since it was written")
-    return payload.tobytes()
+    return payload
 
 
 def read_marshal(path: str, format: int) -> Any:

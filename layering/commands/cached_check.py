@@ -64,6 +64,7 @@ def decide_with_cache(
             return cache.warnings
 
         def store(hashed: dict[str, tuple[str, list | None]], signatures: bytes, imported: bytes, verdicts: dict[str, Any]) -> list[str]:
+            files.stamps.update(verdicts["stamps"])  # taken by the run after a builder process was forked
             states = cache.file_states(files, hashed)
             cache.store(key, signed(verdicts, signatures, imported, states, _ModuleAt(files.files, settings.base_dir)))
             return cache.warnings
@@ -260,15 +261,19 @@ class _CachedRun:
             return None
         if self.evidence.graph_built and not self.evidence.readings and self.evidence.package_files.files:
             return None
+        content = sorted(self.evidence.modules_read()) if any(c.reads_names for c in self.contracts) else []
+        shown = sorted(shown_paths(results))
+        read = [*content, *(m for m in map(self._module_at, shown) if m is not None)]
         return {
             "modules": modules,
             "depends": self.depends,
-            "content": sorted(self.evidence.modules_read()) if any(c.reads_names for c in self.contracts) else [],
+            "content": content,
             "results": result_cache.encoded([result_to_data(r) for r in results]),
             "warnings": self.warnings,
             "reach": self.reach,
             "graph": result_cache.encoded(self.stored_graph) if self.stored_graph else None,
-            "shown": sorted(shown_paths(results)),
+            "shown": shown,
+            "stamps": self.evidence.package_files.stamps_of(read),
         }
 
     def store(self, key: str, verdicts: dict[str, Any] | None) -> None:

@@ -131,9 +131,15 @@ class Evidence:
         return any(is_within(module, root) for root in self.settings.root_packages)
 
     def path_of(self, module: str) -> str | None:
-        """The source file of an internal module, found without walking the whole tree."""
+        """The source file of an internal module, found without walking the whole tree. Every
+        reading of a file asks here first: in a run that keeps what it reads, the file's stamp is
+        taken then (`PackageFiles.stamp`)."""
         if "package_files" in self.__dict__:
-            return self.package_files.files.get(module)
+            files = self.package_files
+            path = files.files.get(module)
+            if path is not None and files.stamped and module not in files.stamps:
+                files.stamp(module)
+            return path
         if module not in self._paths:
             root = next((r for r in self.settings.root_packages if is_within(module, r)), None)
             self._paths[module] = module_file(module, root, self.root_locations[root]) if root else None

@@ -136,10 +136,10 @@ def store(hashed, signatures, imported, verdicts):
 
 builder = CacheBuilder(files, keep, store)
 __BEFORE_READING__
-builder.imports_read("beside", "test", "i", statements)
+builder.imports_read("beside", "test", "i", statements, {})
 beside = builder.finish({"run": "beside"})
 where = "here"
-here = build(files, [ImportsRead("here", "test", "i", statements), _Verdicts({"run": "here"})], keep, store)
+here = build(files, [ImportsRead("here", "test", "i", statements, {}), _Verdicts({"run": "here"})], keep, store)
 def load(name):
     return ImportCache(name, "test").load(), open(os.path.join(name, "kept.json")).read(), json.load(open(os.path.join(name, "stored.json")))[1:]
 json.dump({"problems": [beside, here], "same_written": load("beside") == load("here"), "modules": len(load("beside")[0])}, sys.stdout)
@@ -175,7 +175,7 @@ import json, os
 from layering.adapters.cache_builder import CacheBuilder
 from layering.adapters.package_files import PackageFiles
 builder = CacheBuilder(PackageFiles({f"m{i}": f"m{i}.py" for i in range(20)}, {}, frozenset()), lambda hashed, signatures: open("kept", "w").close() or [], lambda *stored: open("stored", "w").close() or [])
-builder.imports_read(".", "test", "i", {"m0": (("os", 1, "import os", False),)})
+builder.imports_read(".", "test", "i", {"m0": (("os", 1, "import os", False),)}, {})
 builder.cancel()
 print(json.dumps([open(f"/proc/self/task/{os.getpid()}/children").read().split(), sorted(os.listdir("."))]))
 """

@@ -16,7 +16,7 @@ from cache_support import mark_first_verdict, read_cache_file, results_file, wri
 
 import layering
 from layering.adapters import result_cache
-from layering.adapters.package_files import PackageFiles, stamp_of
+from layering.adapters.package_files import PackageFiles
 from layering.commands.check import check_settings
 from layering.engine.config import locate_settings
 
@@ -156,8 +156,8 @@ def test_the_files_a_run_did_not_look_at_keep_their_trusted_entries(tmp_path):
             "left_the_package": [[str(tmp_path / "x.py"), 1, 1, 4, 1], "d-x", "s-x"],
         },
     }
-    walked = PackageFiles(files, {}, frozenset(), stamps={m: stamp_of(p, os.stat(p)) for m, p in files.items() if os.path.exists(p)}, walked_ns=time.time_ns())
-    walked.walk_digests.update((m, result_cache.hashed_file(files[m])[0]) for m in walked.stamps)  # all written just now
+    walked = PackageFiles(files, {}, frozenset(), stamped=True, walked_ns=time.time_ns())
+    walked.stamp_each(files)  # before anything reads them
     states = result_cache.FileStates(walked, manifest, {})
     assert states["looked"].digest == result_cache.hashed_file(str(looked))[0]  # its stamp is not the one held: hashed
     entries = states.entries({"looked": "s-new"})
