@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from layering.adapters.package_files import PackageFiles
+from layering.domain.errors import SourceUnreadable
 
 if TYPE_CHECKING:  # a run without the cache does not import it (nor its json, tempfile, threads)
     from layering.adapters.cache_builder import CacheBuilder
@@ -117,6 +118,9 @@ class _Scanner:
                 missing.append(self._by_module[module])
         if missing:
             self._files.stamp_each(mf.module.name for mf in missing)  # before grimp reads them
+            gone = next((mf.module.name for mf in missing if self._files.stamped and self._files.stamps[mf.module.name][0] is None), None)
+            if gone is not None:  # grimp's scanner would panic on it (and print that it did)
+                raise SourceUnreadable(self._files.files[gone], 0, "was deleted while layering read the package (after its walk, before grimp read it)")
             for module_file, direct_imports in self._internals.scan(missing, self._packages, **self._options).items():
                 self.read_modules[module_file.module.name] = statements_of(direct_imports)
                 self.scanned.add(module_file.module.name)
