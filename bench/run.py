@@ -175,8 +175,11 @@ CACHE_WRITERS = {
     "layering/adapters/import_cache.py": re.compile(r"write"),
     # the builder of a run with nothing cached: hashing the files, signing what grimp read
     "layering/adapters/cache_builder.py": re.compile(r"[a-z_]\w*"),
-    # file_states makes the manifest's entries (in the builder, when nothing was cached)
-    "layering/adapters/result_cache.py": re.compile(r"prepare|store\w*|_?write\w*|file_states|encoded"),
+    # file_states makes the manifest's entries (in the builder, when nothing was cached), sealed
+    # gives each file its checksum, and a file read is kept only where it is still as stamped
+    "layering/adapters/result_cache.py": re.compile(r"prepare|store\w*|_?write\w*|file_states|encoded|sealed|read_unchanged|unchanged_now"),
+    # a run that keeps what it reads stamps each file before it first reads it
+    "layering/adapters/package_files.py": re.compile(r"stamp\w*|is_unchanged"),
     # what only the cache holds, computed to be written: the import cache's entries with each
     # module's import signature, what each contract reaches, the verdicts as stored, the key of
     # the settings
