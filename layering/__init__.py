@@ -11,21 +11,21 @@ of the standard library's (`TYPE_CHECKING` is a name type checkers take as true)
 
 TYPE_CHECKING = False
 
-__version__ = "0.1.0"
-
 __all__ = ["check", "RunReport", "ContractResult", "Verdict", "ConfigError", "__version__"]
 
 if TYPE_CHECKING:
     from layering.api import check
     from layering.domain.errors import ConfigError
     from layering.domain.results import ContractResult, RunReport, Verdict
+    from layering.domain.version import VERSION as __version__
 
 _LAZY = {
-    "check": "layering.api",
-    "RunReport": "layering.domain.results",
-    "ContractResult": "layering.domain.results",
-    "Verdict": "layering.domain.results",
-    "ConfigError": "layering.domain.errors",
+    "check": ("layering.api", "check"),
+    "RunReport": ("layering.domain.results", "RunReport"),
+    "ContractResult": ("layering.domain.results", "ContractResult"),
+    "Verdict": ("layering.domain.results", "Verdict"),
+    "ConfigError": ("layering.domain.errors", "ConfigError"),
+    "__version__": ("layering.domain.version", "VERSION"),
 }
 
 
@@ -37,5 +37,6 @@ def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        module, attribute = _LAZY[name]
+        return getattr(importlib.import_module(module), attribute)
     raise AttributeError(f"module 'layering' has no attribute {name!r}")

@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from layering import __version__
+from layering.domain.version import VERSION
 
 FORMATS = ("text", "json", "github", "sarif")
 AUDIT_FORMATS = ("text", "table", "json")
@@ -45,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="layering", description="Import-layering contract linter.", epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"layering {__version__}")
+    parser.add_argument("--version", action="version", version=f"layering {VERSION}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     check = commands.add_parser(
         "check", help="check the contracts", description="Check the contracts of a configuration.",

@@ -9,33 +9,13 @@ then on the entries only shrink: a stale one breaks its contract and `prune` rem
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-
 from layering.adapters.config_editor import DEFAULT_INDENT, EditFailed, add_entries, insert_lines, write_atomically
 from layering.commands.check import ProbeSelection, check_settings
 from layering.contracts import CONTRACT_TYPES, contract_class
-from layering.domain.baseline import ALLOW, IGNORE_IMPORTS, BaselineEntries, entries_excusing
+from layering.domain.baseline import ALLOW, IGNORE_IMPORTS, Baseline, BaselineEntries, entries_excusing
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.results import ContractResult, Verdict
 from layering.engine.config import IMPORTLINTER, Settings, settings_from_text
-
-
-@dataclass(frozen=True)
-class Baseline:
-    """What a baseline adds, what it left alone and why, and the contracts still not kept after it."""
-
-    added: tuple[BaselineEntries, ...]
-    left_alone: tuple[str, ...]
-    still_broken: tuple[str, ...]
-    text: str | None
-    """The configuration's new text (None when nothing is added)."""
-    comment: str
-    undecided: bool = False
-
-    @property
-    def exit_code(self) -> int:
-        """2 when a contract could not be decided, 1 when one is not kept even so, else 0."""
-        return 2 if self.undecided else 1 if self.still_broken else 0
 
 
 def baseline(

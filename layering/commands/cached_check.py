@@ -97,11 +97,11 @@ def decide_with_cache(
 def settings_digest(settings: Settings) -> str:
     """What every cached result depends on beyond the package and the contracts: layering's
     version and code, grimp's and import-linter's versions and the run-wide settings."""
-    from layering import __version__
+    from layering.domain.version import VERSION
 
     return result_cache.digest_of(
         [
-            __version__,
+            VERSION,
             result_cache.own_fingerprint(),
             result_cache.library_fingerprint("grimp"),
             result_cache.library_fingerprint("importlinter"),

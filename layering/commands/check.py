@@ -17,13 +17,12 @@ from layering.domain.errors import ConfigError, Problem, SourceUnreadable, did_y
 from layering.domain.results import ContractResult, RunReport, Violation
 from layering.engine.config import Settings
 from layering.engine.evidence import Evidence
+from layering.domain.codes import INVALID_CONTRACT, UNREADABLE_SOURCE
 
 if TYPE_CHECKING:
     from layering.adapters.result_cache import OptionsRead
     from layering.contracts._common import Contract
 
-UNREADABLE_SOURCE = "LY040"
-INVALID_CONTRACT = "LY041"
 
 
 class ProbeSelection(str, enum.Enum):

@@ -8,27 +8,13 @@ first, each hop a located statement with its names and marks, and the imports th
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from layering.commands.check import check_settings
 from layering.domain.errors import ConfigError, Problem, did_you_mean
 from layering.domain.patterns import is_within
-from layering.domain.results import ChainGroup, Verdict
+from layering.domain.results import Explanation, Verdict
 from layering.engine.config import ContractSpec, Settings
 from layering.engine.evidence import Evidence
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """The chains from `importer` (and its submodules) to `imported` (and its submodules)."""
-
-    importer: str
-    imported: str
-    groups: tuple[ChainGroup, ...]
-
-    @property
-    def imports(self) -> bool:
-        return bool(self.groups)
 
 
 def explain(settings: Settings, importer: str, imported: str, chains: int, use_cache: bool = True) -> Explanation:

@@ -13,6 +13,7 @@ from layering.domain.allowances import Allowance, record_use, unused, unused_nam
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern, is_dotted_name
 from layering.domain.results import ChainGroup, ContractResult, CutImport, ItemResult, StaleEntry, Verdict, Violation, shown_names
+from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 
 if TYPE_CHECKING:
     from layering.engine.reach import ChainPair
@@ -23,8 +24,6 @@ if TYPE_CHECKING:
 
 COMMON_OPTIONS = ("id", "name", "type", "expect")
 
-STALE_ALLOWANCE = "LY030"
-UNEXPECTEDLY_KEPT = "LY031"
 
 
 class OptionError(ValueError):
@@ -526,9 +525,6 @@ def statement_violations(facts: "list[ImportFact]", code: str, suffix: "Callable
             )
         )
     return violations
-
-
-STALE_EXPECTATION = "LY032"
 
 
 def require_expected_among(contract: Contract, modules: "set[str]", verb: str) -> None:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from layering.contracts._importlinter import ImportLinterContract, entries
 from layering.domain.results import Violation
+from layering.domain.codes import SIBLING_CYCLE
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -26,7 +27,7 @@ class AcyclicSiblingsContract(ImportLinterContract):
 
     type_name = "acyclic_siblings"
     importlinter_class = "importlinter.contracts.acyclic_siblings.AcyclicSiblingsContract"
-    violation_code = "LY013"
+    violation_code = SIBLING_CYCLE
 
     def check_can_fail(self, options: dict[str, Any]) -> None:
         if not entries(options.get("ancestors")):

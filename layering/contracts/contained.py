@@ -8,11 +8,11 @@ from layering.contracts._common import Contract, option, statement_violations
 from layering.domain.allowances import Allowance
 from layering.domain.patterns import is_within
 from layering.domain.results import Violation
+from layering.domain.codes import CONTAINED_IMPORT
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
-CONTAINED_IMPORT = "LY004"
 
 
 class ContainedContract(Contract):

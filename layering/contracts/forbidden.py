@@ -19,14 +19,12 @@ from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
+from layering.domain.codes import DIRECT_IMPORT, FORBIDDEN_NAME, INDIRECT_IMPORT
 
 if TYPE_CHECKING:
     from layering.domain.name_targets import NameTarget
     from layering.engine.evidence import Evidence
 
-DIRECT_IMPORT = "LY001"
-INDIRECT_IMPORT = "LY002"
-FORBIDDEN_NAME = "LY005"
 
 
 class ForbiddenContract(Contract):

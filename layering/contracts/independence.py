@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from layering.contracts._importlinter import ImportLinterContract, entries, is_internal_expression
 from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
+from layering.domain.codes import INDEPENDENCE_IMPORT
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -27,7 +28,7 @@ class IndependenceContract(ImportLinterContract):
 
     type_name = "independence"
     importlinter_class = "importlinter.contracts.independence.IndependenceContract"
-    violation_code = "LY012"
+    violation_code = INDEPENDENCE_IMPORT
 
     def validate(self, evidence: "Evidence") -> None:
         """Each expression matches a module, and together at least two: one cannot import another."""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from layering.contracts._importlinter import ImportLinterContract, entries
 from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
+from layering.domain.codes import LAYERS_IMPORT, UNDECLARED_LAYER
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -22,7 +23,6 @@ def layer_modules(layer: str) -> list[tuple[str, bool]]:
         optional = part.startswith("(") and part.endswith(")")
         modules.append((part[1:-1].strip() if optional else part, optional))
     return modules
-UNDECLARED_LAYER = "LY015"
 
 
 class LayersContract(ImportLinterContract):
@@ -42,7 +42,7 @@ class LayersContract(ImportLinterContract):
 
     type_name = "layers"
     importlinter_class = "importlinter.contracts.layers.LayersContract"
-    violation_code = "LY011"
+    violation_code = LAYERS_IMPORT
 
     def check_can_fail(self, options: dict[str, Any]) -> None:
         layers = entries(options.get("layers"))

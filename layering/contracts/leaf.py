@@ -16,11 +16,11 @@ from layering.domain.allowances import Allowance
 from layering.domain.name_targets import NameTarget
 from layering.domain.patterns import ModulePattern
 from layering.domain.results import Violation
+from layering.domain.codes import LEAF_IMPORT
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
-LEAF_IMPORT = "LY003"
 
 
 class LeafContract(Contract):

@@ -9,11 +9,11 @@ from layering.domain.allowances import Allowance
 from layering.domain.loads import CONDITIONAL, LoadClosure, loaded_through
 from layering.domain.results import ContractResult, ItemResult, Verdict, Violation
 from layering.engine.loads import LoadReader
+from layering.domain.codes import LOADS_FORBIDDEN
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
-LOADED = "LY026"
 
 
 class LoadsContract(Contract):
@@ -110,7 +110,7 @@ def _loaded_violation(closure: LoadClosure, loaded: str, module_path: str) -> Vi
     return Violation(
         path=hops[0].path if hops else module_path,
         line=hops[0].line if hops else 1,
-        code=LOADED,
+        code=LOADS_FORBIDDEN,
         message=f"importing {module} loads {loaded}{how}",
         importer=module,
         imported=loaded,

@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from layering.contracts._importlinter import ContractTypeUnavailable, ImportLinterContract
+from layering.domain.codes import PLUGIN_CONTRACT_BROKEN
 
 if TYPE_CHECKING:
     from layering.engine.config import PluginType
@@ -28,7 +29,7 @@ class PluginContract(ImportLinterContract):
             forbidden_io: myapp_contracts.ForbiddenIOContract
     """
 
-    violation_code = "LY017"
+    violation_code = PLUGIN_CONTRACT_BROKEN
     plugin: "PluginType"
     options_read_before_count = False  # the plugin's module may have changed since
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from layering.contracts._importlinter import ImportLinterContract
 from layering.domain.results import Violation
+from layering.domain.codes import PRIVATE_MODULE_IMPORT
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -27,7 +28,7 @@ class PrivateModulesContract(ImportLinterContract):
 
     type_name = "private_modules"
     importlinter_class = "importlinter.contracts.private_modules.PrivateModulesContract"
-    violation_code = "LY016"
+    violation_code = PRIVATE_MODULE_IMPORT
     module_options = ("packages_with_private_modules",)
 
     def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:

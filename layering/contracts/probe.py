@@ -22,22 +22,15 @@ from layering.domain.probes import (
     is_setup_entry,
 )
 from layering.domain.results import ContractResult, Hop, ItemResult, StaleEntry, Verdict, Violation
+from layering.domain.codes import PROBE_CANNOT_FAIL, PROBE_CRASHED, PROBE_IMPORT_FAILED, PROBE_LOADED, PROBE_SETUP_FAILED, PROBE_TIMED_OUT, STALE_EXPECTATION
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
-LOADED = "LY020"
-IMPORT_FAILED = "LY021"
-TIMED_OUT = "LY022"
-CRASHED = "LY023"
-CANNOT_FAIL = "LY024"
-SETUP_FAILED = "LY025"
-STALE_EXPECTATION = "LY032"
-
 _ERROR_CODES = {
-    ProbeOutcomeKind.IMPORT_FAILED: (IMPORT_FAILED, "importing {module} failed"),
-    ProbeOutcomeKind.TIMED_OUT: (TIMED_OUT, "importing {module} timed out"),
-    ProbeOutcomeKind.CRASHED: (CRASHED, "importing {module} crashed the interpreter"),
+    ProbeOutcomeKind.IMPORT_FAILED: (PROBE_IMPORT_FAILED, "importing {module} failed"),
+    ProbeOutcomeKind.TIMED_OUT: (PROBE_TIMED_OUT, "importing {module} timed out"),
+    ProbeOutcomeKind.CRASHED: (PROBE_CRASHED, "importing {module} crashed the interpreter"),
 }
 
 _INTERPRETER_HINT = "name the bin/python of the environment the project's dependencies are installed in"
@@ -350,7 +343,7 @@ class ProbeContract(Contract):
         return Violation(
             path=config_path,
             line=self.spec.line_of("setup"),
-            code=SETUP_FAILED,
+            code=PROBE_SETUP_FAILED,
             message=self._with_traceback(f"setup '{entry}' failed, so no module could be probed: {reason}", outcome),
         )
 
@@ -365,7 +358,7 @@ class ProbeContract(Contract):
         return Violation(
             path=config_path,
             line=self.spec.line_of("forbidden"),
-            code=CANNOT_FAIL,
+            code=PROBE_CANNOT_FAIL,
             message=self._with_traceback(f"positive control: this contract cannot fail, since {reason}", outcome),
         )
 
@@ -404,7 +397,7 @@ class ProbeContract(Contract):
 
     def _loaded_before_violation(self, config_path: str, option_name: str, message: str, item: LoadedBefore) -> Violation:
         chain = tuple(self._hop(hop) for hop in item.chain)
-        return Violation(path=config_path, line=self.spec.line_of(option_name), code=CANNOT_FAIL, message=message, imported=item.module, chain=chain)
+        return Violation(path=config_path, line=self.spec.line_of(option_name), code=PROBE_CANNOT_FAIL, message=message, imported=item.module, chain=chain)
 
     # ----------------------------------------------------------------- probed modules
 
@@ -463,7 +456,7 @@ class ProbeContract(Contract):
         return Violation(
             path=first.path if first else evidence.display_path(module),
             line=first.line if first else 0,
-            code=LOADED,
+            code=PROBE_LOADED,
             message=f"importing {module} loads {loaded.module}{how}",
             importer=module,
             imported=loaded.module,

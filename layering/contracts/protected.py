@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from layering.contracts._importlinter import ImportLinterContract, entries, is_internal_expression
 from layering.domain.results import Violation
+from layering.domain.codes import PROTECTED_IMPORT
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -27,7 +28,7 @@ class ProtectedContract(ImportLinterContract):
 
     type_name = "protected"
     importlinter_class = "importlinter.contracts.protected.ProtectedContract"
-    violation_code = "LY014"
+    violation_code = PROTECTED_IMPORT
     module_options = ("protected_modules",)
 
     def check_can_fail(self, options: dict[str, Any]) -> None:

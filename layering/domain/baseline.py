@@ -58,3 +58,21 @@ def entries_excusing(result: ContractResult, option: str, name_level: bool = Tru
         if pair not in whole
     ]
     return tuple(value for _, value in sorted(values, key=lambda item: item[0]))
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """What a baseline adds, what it left alone and why, and the contracts still not kept after it."""
+
+    added: tuple[BaselineEntries, ...]
+    left_alone: tuple[str, ...]
+    still_broken: tuple[str, ...]
+    text: str | None
+    """The configuration's new text (None when nothing is added)."""
+    comment: str
+    undecided: bool = False
+
+    @property
+    def exit_code(self) -> int:
+        """2 when a contract could not be decided, 1 when one is not kept even so, else 0."""
+        return 2 if self.undecided else 1 if self.still_broken else 0

@@ -179,3 +179,15 @@ class RunReport(NamedTuple):
 
     def count(self, verdict: Verdict) -> int:
         return sum(1 for r in self.results if r.verdict is verdict)
+
+
+class Explanation(NamedTuple):
+    """The chains from `importer` (and its submodules) to `imported` (and its submodules)."""
+
+    importer: str
+    imported: str
+    groups: tuple[ChainGroup, ...]
+
+    @property
+    def imports(self) -> bool:
+        return bool(self.groups)

@@ -11,9 +11,8 @@ from collections.abc import Iterable
 
 from layering.domain.results import ChainGroup, ContractResult, CutImport, Hop, Violation, shown_names
 from layering.engine.evidence import Evidence
+from layering.domain.codes import STATEMENT_CODES
 
-# Findings that name one import statement of a module pair, which can be read again.
-STATEMENT_CODES = frozenset({"LY001", "LY002", "LY011", "LY012", "LY013", "LY014"})
 
 
 class NotRelocatable(Exception):

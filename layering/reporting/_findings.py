@@ -12,8 +12,8 @@ import os
 from dataclasses import dataclass
 
 from layering.domain.results import ContractResult, Verdict, Violation
+from layering.domain.codes import NOT_KEPT
 
-NOT_KEPT = "LY000"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from layering import __version__
+from layering.domain.version import VERSION
 from layering.domain.audit import AuditReport, ContractAudit, Difference
 from layering.domain.serialization import hop_to_data
 
@@ -104,7 +104,7 @@ def render_table(report: AuditReport) -> str:
 def render_json(report: AuditReport) -> str:
     data: dict[str, Any] = {
         "audit_version": AUDIT_VERSION,
-        "tool": {"name": "layering", "version": __version__},
+        "tool": {"name": "layering", "version": VERSION},
         "config_path": report.config_path,
         "exit_code": report.exit_code,
         "warnings": list(report.warnings),

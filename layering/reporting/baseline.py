@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from layering.commands.baseline import Baseline
+from layering.domain.baseline import Baseline
 from layering.domain.baseline import EntryValue
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from layering import __version__
-from layering.commands.explain import Explanation
+from layering.domain.version import VERSION
+from layering.domain.results import Explanation
 from layering.domain.serialization import hop_to_data
 from layering.reporting.json import cut_entries
 from layering.reporting.text import group_lines
@@ -27,7 +27,7 @@ def render_text(explanation: Explanation) -> str:
 def render_json(explanation: Explanation) -> str:
     document = {
         "schema_version": SCHEMA_VERSION,
-        "tool": {"name": "layering", "version": __version__},
+        "tool": {"name": "layering", "version": VERSION},
         "importer": explanation.importer,
         "imported": explanation.imported,
         "imports": explanation.imports,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from layering import __version__
+from layering.domain.version import VERSION
 from layering.domain.errors import ConfigError
 from layering.domain.package_graph import GraphEdge, GraphNode, PackageGraph
 from layering.domain.results import RunReport, Verdict
@@ -104,7 +104,7 @@ def render_dot(graph: PackageGraph) -> str:
 def document(graph: PackageGraph, exit_code: int) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
-        "tool": {"name": "layering", "version": __version__},
+        "tool": {"name": "layering", "version": VERSION},
         "exit_code": exit_code,
         "package": graph.package,
         "root_packages": list(graph.root_packages),
@@ -127,7 +127,7 @@ def render_json(graph: PackageGraph, exit_code: int) -> str:
 
 def render_json_error(error: ConfigError) -> str:
     errors = [{"path": p.path, "line": p.line, "column": p.column, "message": p.message, "hint": p.hint} for p in error.problems]
-    data = {"schema": SCHEMA, "tool": {"name": "layering", "version": __version__}, "exit_code": 2, "errors": errors}
+    data = {"schema": SCHEMA, "tool": {"name": "layering", "version": VERSION}, "exit_code": 2, "errors": errors}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 

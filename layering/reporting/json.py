@@ -13,7 +13,7 @@ import json
 import os
 from typing import Any
 
-from layering import __version__
+from layering.domain.version import VERSION
 from layering.domain.errors import ConfigError
 from layering.domain.results import ChainGroup, ContractResult, ItemResult, RunReport, Verdict
 from layering.domain.serialization import hop_to_data, violation_to_data
@@ -23,7 +23,7 @@ CONTROL_PREFIX = "control:"
 
 
 def _tool() -> dict[str, str]:
-    return {"name": "layering", "version": __version__}
+    return {"name": "layering", "version": VERSION}
 
 
 def document(report: RunReport) -> dict[str, Any]:

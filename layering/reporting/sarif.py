@@ -17,11 +17,11 @@ import pathlib
 import urllib.parse
 from typing import Any
 
-from layering import __version__
+from layering.domain.version import VERSION
 from layering.domain.errors import ConfigError
 from layering.domain.results import RunReport
 from layering.reporting._findings import Finding, PathMapper, cut_notes, describe, findings
-from layering.reporting.codes import CONFIG_ERROR, RULES, rule_description, rule_name
+from layering.domain.codes import CONFIG_ERROR, RULES, rule_description, rule_name
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/layering/"
@@ -31,8 +31,8 @@ SRCROOT = "%SRCROOT%"
 def _driver(codes: list[str]) -> dict[str, Any]:
     return {
         "name": "layering",
-        "version": __version__,
-        "semanticVersion": __version__,
+        "version": VERSION,
+        "semanticVersion": VERSION,
         "informationUri": INFORMATION_URI,
         "rules": [
             {

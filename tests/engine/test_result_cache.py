@@ -14,7 +14,7 @@ import pytest
 
 from cache_support import mark_first_verdict, read_cache_file, results_file, write_cache_file
 
-import layering
+import layering.domain.version
 from layering.adapters import result_cache
 from layering.adapters.package_files import PackageFiles
 from layering.commands.check import check_settings
@@ -81,7 +81,7 @@ def test_contract_change_misses_the_cache(tree):
 def test_tool_version_change_misses_the_cache(tree, monkeypatch):
     assert verdict(tree) == "kept"
     tamper(tree)
-    monkeypatch.setattr(layering, "__version__", layering.__version__ + ".post1")
+    monkeypatch.setattr(layering.domain.version, "VERSION", layering.domain.version.VERSION + ".post1")
     assert verdict(tree) == "kept"
 
 
