@@ -1,4 +1,5 @@
-"""The benchmark's helpers (`bench/*.py`) are scripts, not a package: make them importable."""
+"""The benchmark (`bench/run.py` and its package `bench/layering_bench/`) is not installed: put
+`bench/` on the path, as running `python bench/run.py` does, so that `layering_bench` imports."""
 
 from __future__ import annotations
 

@@ -10,7 +10,11 @@ import subprocess
 import sys
 
 import pytest
-import run as bench
+from layering_bench.guard import guard_holds, shown_slower
+from layering_bench.profiles import BUILD_IN_THE_RUN, PROFILE_LAYERING, CacheWriteProfile
+from layering_bench.tables import guard_cell
+from layering_bench.timing import ToolSeries
+from layering_bench.workloads import WorkloadResult
 
 CONTRACTS = {
     "contracts.toml": """
@@ -47,10 +51,10 @@ def builder_work(stats: pstats.Stats) -> set[str]:
 def test_the_profiled_run_builds_its_cache_in_its_own_process_so_the_allowance_sees_that_work(project):
     project.write(CONTRACTS)
 
-    as_users_run_it = profiled_run(project, bench.PROFILE_LAYERING)
+    as_users_run_it = profiled_run(project, PROFILE_LAYERING)
     (project.root / "run.prof").unlink()
     shutil.rmtree(project.root / ".layering_cache")
-    for_the_allowance = profiled_run(project, bench.BUILD_IN_THE_RUN + bench.PROFILE_LAYERING)
+    for_the_allowance = profiled_run(project, BUILD_IN_THE_RUN + PROFILE_LAYERING)
 
     assert builder_work(as_users_run_it) == set()  # done in the forked builder, out of sight
     assert builder_work(for_the_allowance) == {"build", "_read", "take"}
@@ -58,17 +62,17 @@ def test_the_profiled_run_builds_its_cache_in_its_own_process_so_the_allowance_s
     assert warm.returncode == 1 and "BROKEN" in warm.stdout, warm.stdout + warm.stderr
 
 
-def series(times_ms: list[float], mode: str) -> bench.ToolSeries:
-    timed = bench.ToolSeries("layering", mode)
+def series(times_ms: list[float], mode: str) -> ToolSeries:
+    timed = ToolSeries("layering", mode)
     timed.times = [t / 1000 for t in times_ms]
     return timed
 
 
-def guarded(differences_ms: list[float], allowance_ms: float) -> bench.WorkloadResult:
+def guarded(differences_ms: list[float], allowance_ms: float) -> WorkloadResult:
     cold = series([1000] * len(differences_ms), "cold")
     default = series([1000 + d for d in differences_ms], "default")
-    profile = bench.CacheWriteProfile(allowance_ms / 1000, 2.0, [])
-    return bench.WorkloadResult({}, "", {"cold": cold, "default": default}, profile, bench.ToolSeries("layering", "untimed"))
+    profile = CacheWriteProfile(allowance_ms / 1000, 2.0, [])
+    return WorkloadResult({}, "", {"cold": cold, "default": default}, profile, ToolSeries("layering", "untimed"))
 
 
 @pytest.mark.parametrize(
@@ -88,8 +92,8 @@ def guarded(differences_ms: list[float], allowance_ms: float) -> bench.WorkloadR
 def test_the_guard_fails_only_where_the_rounds_show_the_default_mode_slower(differences, allowance, holds, cell):
     result = guarded(differences, allowance)
 
-    assert bench.guard_holds(result) is holds
-    assert bench.guard_cell(result) == cell
+    assert guard_holds(result) is holds
+    assert guard_cell(result) == cell
 
 
 @pytest.mark.parametrize(
@@ -102,4 +106,4 @@ def test_the_guard_fails_only_where_the_rounds_show_the_default_mode_slower(diff
     ],
 )
 def test_a_cache_to_use_is_called_slower_only_where_the_rounds_show_it(cached, uncached, shown):
-    assert bench.shown_slower(series(cached, "warm"), series(uncached, "cold")) is shown
+    assert shown_slower(series(cached, "warm"), series(uncached, "cold")) is shown

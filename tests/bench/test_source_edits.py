@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from source_edits import (
+from layering_bench.source_edits import (
     ImportToRemove,
     append_import,
     edit_function_body,
