@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from layering.domain.results import RunReport
 from layering.commands.check import ProbeSelection, check_settings
+from layering.domain.results import RunReport
 from layering.engine.config import locate_settings
 
 

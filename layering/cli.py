@@ -220,8 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(arguments: argparse.Namespace) -> int:
-    from layering.domain.errors import ConfigError
     from layering.commands.check import ProbeSelection, check_settings
+    from layering.domain.errors import ConfigError
     from layering.engine.config import locate_settings
 
     selection = ProbeSelection.ALL
@@ -270,9 +270,9 @@ def _check(arguments: argparse.Namespace) -> int:
 
 
 def _prune(arguments: argparse.Namespace) -> int:
-    from layering.domain.errors import ConfigError
-    from layering.commands.prune import prune
     from layering.commands.check import ProbeSelection
+    from layering.commands.prune import prune
+    from layering.domain.errors import ConfigError
     from layering.engine.config import locate_settings
 
     selection = ProbeSelection.STATIC if arguments.no_probe else ProbeSelection.ALL

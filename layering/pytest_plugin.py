@@ -141,8 +141,8 @@ class _State:
         return _find(self.probe_runs[(path, key)], key, path)
 
     def _run(self, path: Path, keys: list[str], selection: Any) -> "RunReport | ConfigError":
-        from layering.domain.errors import ConfigError
         from layering.commands.check import check_settings
+        from layering.domain.errors import ConfigError
         from layering.engine.config import locate_settings
 
         try:
@@ -226,10 +226,10 @@ class ContractsFile(pytest.File):
     """A contracts file: one item per static contract, a collector per probe contract."""
 
     def collect(self) -> Any:
-        from layering.domain.errors import ConfigError
-        from layering.engine.evidence import Evidence
         from layering.commands.check import ProbeSelection, load_contracts
+        from layering.domain.errors import ConfigError
         from layering.engine.config import locate_settings
+        from layering.engine.evidence import Evidence
         from layering.reporting import text
 
         state = _state(self.config)

@@ -108,16 +108,16 @@ elif phase == "read_again":
 
     grimp_scan.read_modules = read_again
 else:
-    from layering.commands import check
+    from layering.commands import deciding
 
-    decide = check._decide
+    decide = deciding.decide
 
-    def decided(contract, evidence):
-        result = decide(contract, evidence)
+    def decided(contract, evidence, shares):
+        result = decide(contract, evidence, shares)
         apply()
         return result
 
-    check._decide = decided
+    deciding.decide = decided
 
 sys.argv = ["layering", *sys.argv[3:]]
 from layering.cli import run

@@ -27,7 +27,6 @@ from layering.adapters.import_cache import ImportCache, Statement
 from layering.adapters.package_files import PackageFiles
 from layering.adapters.result_cache import MARSHAL_VERSION, encoded, hashed_file
 
-
 Keep = Callable[[dict[str, tuple[str, "list | None"]], dict[str, str]], list[str]]
 """Writes what the files' states are (`result_cache.ResultCache.store_manifest`) from each
 file's digest and stamp (`result_cache.hashed_file`) and the signatures of the modules read;

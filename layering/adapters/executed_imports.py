@@ -20,7 +20,12 @@ import functools
 import re
 from dataclasses import dataclass
 
-from layering.adapters.source_facts import RawImport, _ImportCollector, parse_imports, read_source
+from layering.adapters.source_facts import (
+    RawImport,
+    _ImportCollector,
+    parse_imports,
+    read_source,
+)
 
 _STRINGS = re.compile(
     r"#[^\n]*"

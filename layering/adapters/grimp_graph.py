@@ -20,10 +20,14 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from layering.adapters.package_files import PackageFiles, follow_directory, regular_parent
+from layering.adapters.package_files import (
+    PackageFiles,
+    follow_directory,
+    regular_parent,
+)
 from layering.adapters.source_facts import parse_imports
 from layering.domain.errors import SourceUnreadable
 

@@ -307,10 +307,10 @@ class _Internals:
         try:
             import grimp
             from grimp.application import scanning
-            from grimp.exceptions import SourceSyntaxError
             from grimp.application.ports.modulefinder import FoundPackage, ModuleFile
             from grimp.domain import valueobjects
             from grimp.domain.valueobjects import Module
+            from grimp.exceptions import SourceSyntaxError
         except ImportError as error:
             raise GrimpInternalsChanged(str(error)) from None
         if not callable(getattr(scanning, "scan_imports", None)):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import cached_property
 
 RACY_NS = 2_000_000_000

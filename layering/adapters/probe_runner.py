@@ -53,8 +53,8 @@ from layering.domain.errors import Terminated
 from layering.domain.patterns import ModulePattern, is_dotted_name
 from layering.domain.probes import (
     MAX_TIMEOUT,
-    LoadedForbidden,
     LoadedBefore,
+    LoadedForbidden,
     ProbeOutcome,
     ProbeOutcomeKind,
     ProbeRequest,

@@ -6,8 +6,6 @@ name-level rules and reports read the files they need here, and only those.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import ast
 import bisect
 import io
@@ -15,6 +13,7 @@ import re
 import sys
 import tokenize
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from layering.domain.errors import SourceUnreadable
 from layering.domain.facts import NameUse, Scope

@@ -16,7 +16,13 @@ from layering.commands.check import load_contracts
 from layering.domain.audit import AuditReport, ContractAudit, ModuleAudit, compare
 from layering.domain.errors import ConfigError, Problem, SourceUnreadable
 from layering.domain.loads import PARENT_PACKAGE
-from layering.domain.probes import LoadedBefore, ProbeOutcome, ProbeOutcomeKind, ProbeRequest, RuntimeHop
+from layering.domain.probes import (
+    LoadedBefore,
+    ProbeOutcome,
+    ProbeOutcomeKind,
+    ProbeRequest,
+    RuntimeHop,
+)
 from layering.domain.results import Hop
 from layering.engine.config import Settings
 from layering.engine.evidence import Evidence

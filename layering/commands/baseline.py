@@ -9,10 +9,23 @@ then on the entries only shrink: a stale one breaks its contract and `prune` rem
 from __future__ import annotations
 
 from collections.abc import Sequence
-from layering.adapters.config_editor import DEFAULT_INDENT, EditFailed, add_entries, insert_lines, write_atomically
+
+from layering.adapters.config_editor import (
+    DEFAULT_INDENT,
+    EditFailed,
+    add_entries,
+    insert_lines,
+    write_atomically,
+)
 from layering.commands.check import ProbeSelection, check_settings
 from layering.contracts import CONTRACT_TYPES, contract_class
-from layering.domain.baseline import ALLOW, IGNORE_IMPORTS, Baseline, BaselineEntries, entries_excusing
+from layering.domain.baseline import (
+    ALLOW,
+    IGNORE_IMPORTS,
+    Baseline,
+    BaselineEntries,
+    entries_excusing,
+)
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.results import ContractResult, Verdict
 from layering.engine.config import IMPORTLINTER, Settings, settings_from_text

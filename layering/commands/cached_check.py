@@ -17,12 +17,19 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from layering.adapters import result_cache
+from layering.commands.deciding import decide_each, warnings_of
 from layering.domain.errors import SourceUnreadable
 from layering.domain.results import ContractResult, Verdict
 from layering.domain.serialization import result_from_data, result_to_data
 from layering.engine.config import Settings
 from layering.engine.evidence import Evidence
-from layering.engine.reach import ModuleIndex, StoredImports, summarize, unaffected, widened
+from layering.engine.reach import (
+    ModuleIndex,
+    StoredImports,
+    summarize,
+    unaffected,
+    widened,
+)
 from layering.engine.relocation import relocate
 
 if TYPE_CHECKING:
@@ -39,11 +46,9 @@ def decide_with_cache(
     evidence: Evidence,
     settings: Settings,
     chains: int,
-    decide: "Callable[[Contract, Evidence], ContractResult]",
 ) -> tuple[list[ContractResult], list[str], list[list[str]]]:
     """The results of the graph `contracts`, what the cache itself has to say, and each
-    contract's warnings, reusing cached ones where the package's imports allow it; `decide`
-    decides one contract afresh."""
+    contract's warnings, reusing cached ones where the package's imports allow it."""
     settings_key = settings_digest(settings)
     cache = result_cache.ResultCache(settings.cache_dir, settings_key)  # type: ignore[arg-type]
     files = evidence.package_files
@@ -71,7 +76,7 @@ def decide_with_cache(
 
         builder = CacheBuilder(files, keep, store)
         evidence.digests = builder
-        run = _CachedRun(contracts, evidence, settings, cache, {}, decide)
+        run = _CachedRun(contracts, evidence, settings, cache, {})
         try:
             results = run.decide_all()
         except BaseException:
@@ -81,7 +86,7 @@ def decide_with_cache(
         return results, list(dict.fromkeys(problems + cache.warnings)), run.warnings
     states = cache.file_states(files)
     evidence.digests = _Digests(states)
-    run = _CachedRun(contracts, evidence, settings, cache, states, decide)
+    run = _CachedRun(contracts, evidence, settings, cache, states)
     entry = cache.load(key)
     if cache.modules_changed(modules):
         evidence.discard_graph_cache()
@@ -114,13 +119,12 @@ def settings_digest(settings: Settings) -> str:
 
 
 class _CachedRun:
-    def __init__(self, contracts, evidence: Evidence, settings: Settings, cache: result_cache.ResultCache, states, decide) -> None:
+    def __init__(self, contracts, evidence: Evidence, settings: Settings, cache: result_cache.ResultCache, states) -> None:
         self.contracts = contracts
         self.evidence = evidence
         self.settings = settings
         self.cache = cache
         self.states: Mapping[str, result_cache.FileState] = states
-        self.decide = decide
         self.learned: dict[str, ModuleReading] = {}
         """What grimp reads of the files this run scanned alone (those an edit changed)."""
         self.warnings: list[list[str]] = [[] for _ in contracts]
@@ -191,7 +195,6 @@ class _CachedRun:
         except SourceUnreadable:
             return None
         self._summarize(graph, index)
-        self.evidence.graph_users = len(undecided)
         for position, result in self._decide_each(undecided).items():
             results[position] = result
         return results  # type: ignore[return-value]
@@ -209,10 +212,11 @@ class _CachedRun:
     def _decide_each(self, positions: list[int]) -> dict[int, ContractResult]:
         """Decide the contracts at `positions`, then say their warnings, once all are decided
         (a warning may depend on what the run has read), as a run without the cache does."""
-        results = {p: self.decide(self.contracts[p], self.evidence) for p in positions}
-        for position in positions:
-            self.warnings[position] = self.contracts[position].warnings(self.evidence)
-        return results
+        contracts = [self.contracts[p] for p in positions]
+        decided = decide_each(contracts, self.evidence)
+        for position, said in zip(positions, warnings_of(contracts, self.evidence, decided)):
+            self.warnings[position] = said
+        return {position: d.result for position, d in zip(positions, decided)}
 
     def _summarize(self, graph: Any, index: ModuleIndex) -> None:
         """What each contract's chains reach in `graph`, before any contract takes its ignored

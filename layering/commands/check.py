@@ -10,14 +10,12 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from layering.adapters.package_files import is_single_module
+from layering.commands.deciding import decide_each, warnings_of
 from layering.contracts import CONTRACT_TYPES, contract_class, plugin_contract_class
-from layering.contracts._common import ContractInvalid
-from layering.domain.allowances import Allowance
-from layering.domain.errors import ConfigError, Problem, SourceUnreadable, did_you_mean
-from layering.domain.results import ContractResult, RunReport, Violation
+from layering.domain.errors import ConfigError, Problem, did_you_mean
+from layering.domain.results import ContractResult, RunReport
 from layering.engine.config import Settings
 from layering.engine.evidence import Evidence
-from layering.domain.codes import INVALID_CONTRACT, UNREADABLE_SOURCE
 
 if TYPE_CHECKING:
     from layering.adapters.result_cache import OptionsRead
@@ -242,8 +240,7 @@ def check_settings(
             _run_probes_in(python, [c for c in contracts if c.type_name == "probe"], settings)
 
         static = [c for c in contracts if c.type_name != "probe"]
-        evidence.graph_users = sum(1 for c in static if c.needs_graph)
-        if evidence.graph_users:
+        if any(c.needs_graph for c in static):
             evidence.package_files  # the graph and the result cache walk the whole package: walk it once, first
         reaches = [c.graph_reach(evidence) for c in static if c.needs_graph]
         if reaches and all(reach is not None for reach in reaches):
@@ -254,7 +251,7 @@ def check_settings(
         probe_contracts = [c for c in contracts if c.type_name == "probe"]
         if probe_contracts:
             results.update(_run_probes(contracts, probe_contracts, evidence, jobs, progress))
-            warnings.extend(w for c in probe_contracts for w in c.warnings(evidence))
+            warnings.extend(w for c in probe_contracts for w in c.warnings(evidence, None))
         return RunReport(
             config_path=settings.path,
             results=tuple(results[i] for i in range(len(contracts))),
@@ -289,52 +286,25 @@ def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Se
     read only their own files, faster than the cache's bookkeeping)."""
     graph_contracts = [c for c in contracts if c.needs_graph]
     if not (use_cache and settings.cache_dir and graph_contracts):
-        return [_decide(c, evidence) for c in contracts], [w for c in contracts for w in c.warnings(evidence)]
+        decided = decide_each(contracts, evidence)
+        return [d.result for d in decided], [w for said in warnings_of(contracts, evidence, decided) for w in said]
     from layering.adapters import result_cache
 
     unusable = result_cache.prepare(settings.cache_dir)
     if unusable:
         evidence.use_cache = False
-        return [_decide(c, evidence) for c in contracts], [unusable] + [w for c in contracts for w in c.warnings(evidence)]
+        decided = decide_each(contracts, evidence)
+        return [d.result for d in decided], [unusable] + [w for said in warnings_of(contracts, evidence, decided) for w in said]
     from layering.commands.cached_check import decide_with_cache
 
-    cached, cache_warnings, graph_warnings = decide_with_cache(graph_contracts, evidence, settings, chains, _decide)
-    results = [cached.pop(0) if c.needs_graph else _decide(c, evidence) for c in contracts]
+    cached, cache_warnings, graph_warnings = decide_with_cache(graph_contracts, evidence, settings, chains)
+    others = [c for c in contracts if not c.needs_graph]
+    decided_others = decide_each(others, evidence)
+    other_warnings = warnings_of(others, evidence, decided_others)
+    results = [cached.pop(0) if c.needs_graph else decided_others.pop(0).result for c in contracts]
     # In the contracts' order, as a run without the cache says them.
-    warnings = [w for c in contracts for w in (graph_warnings.pop(0) if c.needs_graph else c.warnings(evidence))]
+    warnings = [w for c in contracts for w in (graph_warnings.pop(0) if c.needs_graph else other_warnings.pop(0))]
     return results, cache_warnings + warnings
-
-
-def _decide(contract: "Contract", evidence: Evidence) -> ContractResult:
-    used: set[Allowance] = set()
-    try:
-        violations = contract.evaluate(evidence, used)
-    except ContractInvalid as invalid:
-        reason = str(invalid).rstrip(".")
-        return contract.error(
-            (
-                Violation(
-                    path=evidence.settings.display_path(evidence.settings.path),
-                    line=contract.spec.line,
-                    code=INVALID_CONTRACT,
-                    message=f"{reason}: fix the contract",
-                ),
-            ),
-        )
-    except SourceUnreadable as unreadable:
-        path = evidence.settings.display_path(unreadable.path)
-        return contract.error(
-            (Violation(path=path, line=unreadable.line, code=UNREADABLE_SOURCE, message=f"{unreadable.reason}; {_what_to_do(unreadable.reason)}"),),
-        )
-    return contract.result(violations, used, contract.notes())
-
-
-def _what_to_do(reason: str) -> str:
-    if reason.startswith("syntax error"):
-        return "fix the file to decide this contract (or, if it uses newer syntax, run layering on a Python that has it)"
-    if reason.startswith("was deleted"):
-        return "run layering again to decide this contract on the tree as it is now"
-    return "fix the file to decide this contract"
 
 
 def _run_probes_in(python: str, probe_contracts: list["Contract"], settings: Settings) -> None:

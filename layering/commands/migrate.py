@@ -19,7 +19,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from layering.adapters.config_editor import EditFailed, keep_line_endings, write_atomically
+from layering.adapters.config_editor import (
+    EditFailed,
+    keep_line_endings,
+    write_atomically,
+)
 from layering.domain.errors import ConfigError, Problem
 from layering.engine.config import (
     CONTRACTS_FILE,

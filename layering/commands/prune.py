@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from layering.adapters.config_editor import EditFailed, edit_lines, remove_entries, write_atomically
+from layering.adapters.config_editor import (
+    EditFailed,
+    edit_lines,
+    remove_entries,
+    write_atomically,
+)
+from layering.commands.check import ProbeSelection, check_settings
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.results import StaleEntry, Verdict
 from layering.engine.config import Settings, settings_from_text
-from layering.commands.check import ProbeSelection, check_settings
 
 
 @dataclass(frozen=True)

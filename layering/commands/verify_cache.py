@@ -86,7 +86,11 @@ def _import_cache_disagreements(settings: Settings, files: PackageFiles) -> list
     """Each module an import cache holds a reading of for the file's present content (its
     digest) that grimp does not read from that content now."""
     from layering.adapters import result_cache
-    from layering.adapters.grimp_scan import grimp_version, signature_of, statements_read
+    from layering.adapters.grimp_scan import (
+        grimp_version,
+        signature_of,
+        statements_read,
+    )
     from layering.adapters.import_cache import ImportCache
 
     said = []

@@ -7,20 +7,29 @@ shows a config example; it declares its options as `Option`s and implements `eva
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, NamedTuple, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from layering.domain.allowances import Allowance, record_use, unused, unused_names
+from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern, is_dotted_name
-from layering.domain.results import ChainGroup, ContractResult, CutImport, ItemResult, StaleEntry, Verdict, Violation, shown_names
-from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
+from layering.domain.results import (
+    ChainGroup,
+    ContractResult,
+    CutImport,
+    ItemResult,
+    StaleEntry,
+    Verdict,
+    Violation,
+    shown_names,
+)
 
 if TYPE_CHECKING:
-    from layering.engine.reach import ChainPair
     from layering.domain.chains import ChainsAndCut, Edge
     from layering.domain.facts import ImportFact
     from layering.engine.config import ContractSpec, Settings
     from layering.engine.evidence import Evidence
+    from layering.engine.reach import ChainPair
 
 COMMON_OPTIONS = ("id", "name", "type", "expect")
 
@@ -177,12 +186,67 @@ def option(kind: str, help: str, *, required: bool = False, default: Any = None)
     return Option(readers[kind], help, required, default)
 
 
+class Decision(NamedTuple):
+    """What deciding a contract found (`Contract.evaluate`): a value, made once per decision.
+    The contract keeps none of it; `Contract.result` turns it into the contract's result."""
+
+    violations: tuple[Violation, ...]
+    used: frozenset = frozenset()
+    """The allowances that excused an import, and (allowance, name) for each name a name-level
+    one excused (`allowances.record_use`)."""
+    chain_groups: tuple[ChainGroup, ...] = ()
+    stale_entries: tuple[StaleEntry, ...] = ()
+    """Entries found stale while deciding (ignored imports that match nothing)."""
+    alerts: tuple[str, ...] = ()
+    """What the run should say without failing, found while deciding."""
+    ignored_imports: int = 0
+    off_chain: frozenset[Allowance] = frozenset()
+    """Allowances whose import exists but lies on no chain the contract is about."""
+    notes: tuple[str, ...] = ()
+    items: tuple[ItemResult, ...] = ()
+    stale: tuple[Violation, ...] = ()
+    """Findings of items that are stale (a module in `expect_loaded` that loads nothing now)."""
+
+
+class Findings:
+    """What one decision finds as it goes: made by `Contract.evaluate` for each decision and
+    handed to the type's `find`, then frozen into a `Decision`. Nothing found is written onto
+    the contract, so deciding a contract twice gives the same decision."""
+
+    def __init__(self) -> None:
+        self.used: set = set()
+        self.chain_groups: list[ChainGroup] = []
+        self.stale_entries: list[StaleEntry] = []
+        self.alerts: list[str] = []
+        self.ignored_imports = 0
+        self.off_chain: set[Allowance] = set()
+        self.notes: tuple[str, ...] = ()
+        self.items: tuple[ItemResult, ...] = ()
+        self.stale: list[Violation] = []
+
+    def decision(self, violations: "list[Violation]") -> Decision:
+        return Decision(
+            violations=tuple(violations),
+            used=frozenset(self.used),
+            chain_groups=tuple(self.chain_groups),
+            stale_entries=tuple(self.stale_entries),
+            alerts=tuple(self.alerts),
+            ignored_imports=self.ignored_imports,
+            off_chain=frozenset(self.off_chain),
+            notes=self.notes,
+            items=self.items,
+            stale=tuple(self.stale),
+        )
+
+
 class Contract:
     """Base class of every contract type.
 
-    Subclasses set `type_name`, declare `options`, and implement `evaluate`, which returns
-    the violations found; the base class turns them into a verdict, adds a finding for each
-    allowance that excused nothing (allowances only shrink), and applies `expect = "broken"`.
+    Subclasses set `type_name`, declare `options`, and implement `find`, which returns the
+    violations found and records what else it finds on the decision's `Findings`; the base
+    class turns the `Decision` into a verdict (`result`), adds a finding for each allowance that
+    excused nothing (allowances only shrink), and applies `expect = "broken"`. A contract holds
+    its options and what validating them found, never what deciding it found.
     """
 
     type_name: ClassVar[str]
@@ -198,12 +262,6 @@ class Contract:
         self.allowances: tuple[Allowance, ...] = ()
         self.problems: list[Problem] = []
         self.unseen_externals: list[tuple[str, ModulePattern]] = []
-        self.stale_entries: list[StaleEntry] = []
-        self.chain_groups: list[ChainGroup] = []
-        self.ignored_imports = 0
-        self.alerts: list[str] = []
-        self.off_chain: set[Allowance] = set()
-        """Allowances whose import exists but lies on no chain the contract is about."""
         raw = spec.options
         self.name = raw.get("name") if isinstance(raw.get("name"), str) else f"{self.type_name} #{spec.index + 1}"
         self.contract_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
@@ -304,19 +362,29 @@ class Contract:
     def validate(self, evidence: "Evidence") -> None:
         """Check the options against the evidence (patterns that match nothing); add problems."""
 
-    def excused(self, fact: "ImportFact", used: set[Allowance]) -> bool:
+    def excused(self, fact: "ImportFact", found: Findings) -> bool:
         """Whether an allowance excuses `fact`; each one that does is marked as used."""
         excusing = [a for a in self.allowances if a.excuses(fact)]
         for allowance in excusing:
-            record_use(used, allowance, fact)
+            record_use(found.used, allowance, fact)
         return bool(excusing)
 
-    def notes(self) -> tuple[str, ...]:
-        """Text shown under a broken contract's violations (guidance, a tool's own report)."""
-        return ()
+    def guidance(self) -> tuple[str, ...]:
+        """Text shown under a broken contract's violations: its broken_contract_guidance."""
+        guidance = self.spec.options.get("broken_contract_guidance")
+        return (guidance,) if isinstance(guidance, str) and guidance.strip() else ()
 
-    def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
-        """The violations, adding to `used` each allowance that excused an import."""
+    def evaluate(self, evidence: "Evidence", graph: Any = None) -> Decision:
+        """Decide the contract: what it finds, as a value. `graph`, for a contract that
+        `needs_graph`, is a graph of its own, which it may change (remove ignored imports)."""
+        found = Findings()
+        found.notes = self.guidance()
+        violations = self.find(evidence, found, graph)
+        return found.decision(violations)
+
+    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
+        """The violations; each allowance that excused an import, and whatever else is found
+        on the way, recorded on `found`."""
         raise NotImplementedError
 
     def require_matches(self, evidence: "Evidence", option: str, patterns: "tuple[ModulePattern, ...]", *, external_ok: bool = False) -> None:
@@ -352,18 +420,18 @@ class Contract:
                 return self.spec.line_of_entry(option, index)
         return self.spec.line_of(option)
 
-    def warnings(self, evidence: "Evidence") -> list[str]:
+    def warnings(self, evidence: "Evidence", decision: "Decision | None") -> list[str]:
         """What the run should say without failing: external names that are neither installed
-        nor imported by what was read, and alerts raised while checking."""
+        nor imported by what was read, and alerts raised while deciding."""
         where = self.settings.display_path(self.settings.path)
         return [
             f"{where}:{self._pattern_line(option, pattern)}: contract '{self.name}': '{pattern}' is neither "
             "installed here nor imported by the modules checked (fine if intended; check the spelling)"
             for option, pattern in self.unseen_externals
             if not evidence.mentions(pattern)
-        ] + self.alerts
+        ] + list(decision.alerts if decision is not None else ())
 
-    def stale_ignores(self, unmatched: "list[tuple[int, str]]") -> list[Violation]:
+    def stale_ignores(self, unmatched: "list[tuple[int, str]]", found: Findings) -> list[Violation]:
         """Ignored imports (position, text) that match no import, by the contract's
         `unmatched_ignore_imports_alerting`: "error" (default) breaks it, "warn" says so, "none" is silent."""
         alerting = self.spec.options.get("unmatched_ignore_imports_alerting", "error")
@@ -372,23 +440,28 @@ class Contract:
         for position, text in unmatched:
             line = self.spec.line_of_entry("ignore_imports", position)
             if alerting == "warn":
-                self.alerts.append(f"{where}:{line}: contract '{self.name}': ignored import '{text}' matches no import (remove it)")
+                found.alerts.append(f"{where}:{line}: contract '{self.name}': ignored import '{text}' matches no import (remove it)")
             elif alerting == "error":
-                self.stale_entries.append(StaleEntry("ignore_imports", position, text))
+                found.stale_entries.append(StaleEntry("ignore_imports", position, text))
                 violations.append(
                     Violation(path=where, line=line, code=STALE_ALLOWANCE, message=f"ignored import '{text}' matches no import: remove it")
                 )
         return violations
 
-    def result(self, violations: list[Violation], used: set[Allowance], notes: tuple[str, ...] = ()) -> ContractResult:
-        """Turn findings into a verdict: stale allowances break; `expect = "broken"` inverts."""
-        findings = sorted(set(violations))
-        stale = [self.stale_allowance(a) for a in unused(self.allowances, used)]
-        stale.extend(self.stale_name(a, name) for a, name in unused_names(self.allowances, used))
-        return self.verdict(findings, stale, notes)
+    def result(self, decision: Decision) -> ContractResult:
+        """Turn a decision into a verdict: stale allowances break; `expect = "broken"` inverts."""
+        findings = sorted(set(decision.violations))
+        stale_entries = list(decision.stale_entries)
+        stale = []
+        for allowance in unused(self.allowances, decision.used):
+            stale.append(self._stale_allowance(allowance, allowance in decision.off_chain))
+            stale_entries.append(StaleEntry("allow", allowance.index, allowance.describe()))
+        for allowance, name in unused_names(self.allowances, decision.used):
+            stale.append(self._stale_name(allowance, name))
+            stale_entries.append(StaleEntry("allow", allowance.index, allowance.describe(), name))
+        return self.verdict(findings, stale + list(decision.stale), decision, stale_entries)
 
-    def stale_allowance(self, allowance: Allowance) -> Violation:
-        self.stale_entries.append(StaleEntry("allow", allowance.index, allowance.describe()))
+    def _stale_allowance(self, allowance: Allowance, off_chain: bool) -> Violation:
         return Violation(
             path=self.settings.display_path(self.settings.path),
             line=allowance.line or self.spec.line,
@@ -396,13 +469,12 @@ class Contract:
             message=(
                 f"allowance '{allowance.describe()}' excuses no import on a chain the contract is about (its import lies "
                 "off every chain): remove it (allowances only shrink)"
-                if allowance in self.off_chain
+                if off_chain
                 else f"allowance '{allowance.describe()}' matches no import: remove it (allowances only shrink)"
             ),
         )
 
-    def stale_name(self, allowance: Allowance, name: str) -> Violation:
-        self.stale_entries.append(StaleEntry("allow", allowance.index, allowance.describe(), name))
+    def _stale_name(self, allowance: Allowance, name: str) -> Violation:
         return Violation(
             path=self.settings.display_path(self.settings.path),
             line=allowance.line or self.spec.line,
@@ -410,13 +482,15 @@ class Contract:
             message=f"allowance '{allowance.describe()}': no import takes '{name}' any more: remove the name (allowances only shrink)",
         )
 
-    def verdict(self, findings: list[Violation], stale: list[Violation], notes: tuple[str, ...] = (), items: tuple[ItemResult, ...] = ()) -> ContractResult:
+    def verdict(self, findings: list[Violation], stale: list[Violation], decision: Decision, stale_entries: list[StaleEntry]) -> ContractResult:
+        """The result of `findings` and `stale` ones, with what else `decision` holds."""
+        stale_entries = list(stale_entries)
         if self.expects_broken:
             if findings:
                 verdict = Verdict.EXPECTED_BROKEN
             else:
                 verdict = Verdict.UNEXPECTEDLY_KEPT
-                self.stale_entries.append(StaleEntry("expect", None, 'expect = "broken"'))
+                stale_entries.append(StaleEntry("expect", None, 'expect = "broken"'))
                 findings = [
                     Violation(
                         path=self.settings.display_path(self.settings.path),
@@ -435,13 +509,13 @@ class Contract:
             type_name=self.type_name,
             verdict=verdict,
             violations=tuple(sorted(findings)) + tuple(stale),
-            notes=notes,
+            notes=decision.notes,
             source_path=self.settings.path,
             source_line=self.spec.line,
-            items=items,
-            stale=tuple(sorted(self.stale_entries, key=lambda e: (e.option, e.index or 0))),
-            chain_groups=tuple(self.chain_groups),
-            ignored_imports=self.ignored_imports,
+            items=decision.items,
+            stale=tuple(sorted(stale_entries, key=lambda e: (e.option, e.index or 0))),
+            chain_groups=decision.chain_groups,
+            ignored_imports=decision.ignored_imports,
         )
 
     def error(self, violations: tuple[Violation, ...]) -> ContractResult:
@@ -538,9 +612,9 @@ def require_expected_among(contract: Contract, modules: "set[str]", verb: str) -
             )
 
 
-def stale_expectation(contract: Contract, module: str) -> ItemResult:
+def stale_expectation(contract: Contract, module: str, found: Findings) -> ItemResult:
     """A module in `expect_loaded` that loads no forbidden module any more: strict, it must go."""
-    contract.stale_entries.append(StaleEntry("expect_loaded", contract.values["expect_loaded"].index(module), module))
+    found.stale_entries.append(StaleEntry("expect_loaded", contract.values["expect_loaded"].index(module), module))
     stale = Violation(
         path=contract.settings.display_path(contract.settings.path),
         line=contract.spec.line_of("expect_loaded"),

@@ -7,12 +7,22 @@ are its options, with the same names as its TOML config, and the verdict is its 
 
 from __future__ import annotations
 
+import copy
 import io
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from layering.contracts._common import COMMON_OPTIONS, Contract, ContractInvalid, OptionError, chain_group, import_expression, matching_edges, suggest_module
-from layering.domain.allowances import Allowance
+from layering.contracts._common import (
+    COMMON_OPTIONS,
+    Contract,
+    ContractInvalid,
+    Findings,
+    OptionError,
+    chain_group,
+    import_expression,
+    matching_edges,
+    suggest_module,
+)
 from layering.domain.chains import chains_and_cut, importers_of
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern
@@ -63,8 +73,6 @@ class ImportLinterContract(Contract):
     importlinter_class: ClassVar[str]
     violation_code: ClassVar[str]
     needs_graph = True
-    rendered: tuple[str, ...] = ()
-    summaries: tuple[str, ...] = ()
     module_options: ClassVar[tuple[str, ...]] = ()
     """Options whose module expressions must each match a module of the package."""
     options_read_before_count: ClassVar[bool] = True
@@ -221,39 +229,42 @@ class ImportLinterContract(Contract):
                 "upgrade import-linter to check it"
             ) from None
 
-    def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
-        graph = evidence.graph_copy()
-        stale = self._drop_unmatched_ignores(graph)
+    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
+        delegate, stale = self._without_unmatched_ignores(graph, found)
         self.before_check(graph, evidence)
         try:
-            check = self.delegate.check(graph, verbose=False)
+            check = delegate.check(graph, verbose=False)
         except ValueError as error:  # import-linter's word for options that do not fit the graph
             raise ContractInvalid(str(error)) from None
-        self.ignored_imports = getattr(check, "ignored_import_count", 0)
+        found.ignored_imports = getattr(check, "ignored_import_count", 0)
         where = f"{self.settings.display_path(self.settings.path)}:{self.spec.line}: contract '{self.name}'"
-        self.alerts.extend(f"{where}: {warning}" for warning in check.warnings)
+        found.alerts.extend(f"{where}: {warning}" for warning in check.warnings)
         if check.kept:
             return stale
-        return stale + self.findings(evidence, graph, check)
+        return stale + self.findings(evidence, found, graph, check)
 
-    def _drop_unmatched_ignores(self, graph: Any) -> list[Violation]:
-        """Ignored imports that match nothing are stale entries, reported one by one at their
-        alerting level (import-linter raises on the first); the delegate checks the rest."""
+    def _without_unmatched_ignores(self, graph: Any, found: Findings) -> tuple[Any, list[Violation]]:
+        """import-linter's contract for this decision, without the ignored imports that match
+        nothing in `graph`, and those as stale entries, reported one by one at their alerting
+        level (import-linter raises on the first)."""
         raw = self.spec.options.get("ignore_imports") or []
         entries = [raw] if isinstance(raw, str) else raw
         expressions = [(i, text, import_expression(text)) for i, text in enumerate(entries)]
         unmatched = [(i, text, (a.text, b.text)) for i, text, (a, b) in expressions if not matching_edges(graph, a, b)]
+        delegate = self.delegate
         if unmatched:
             gone = {pair for _, _, pair in unmatched}
-            self.delegate.ignore_imports = {
-                e for e in self.delegate.ignore_imports if (e.importer.expression, e.imported.expression) not in gone
+            delegate = copy.copy(delegate)  # the contract's own is read once, for every decision
+            delegate.ignore_imports = {
+                e for e in delegate.ignore_imports if (e.importer.expression, e.imported.expression) not in gone
             }
-        return self.stale_ignores([(i, text) for i, text, _ in unmatched])
+        return delegate, self.stale_ignores([(i, text) for i, text, _ in unmatched], found)
 
-    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
         """The violations of a broken contract; a type without its own reading of import-linter's
-        result shows import-linter's report, located at the contract."""
-        self.rendered = self._render(check)
+        result shows import-linter's report (in place of the guidance, which it holds), located
+        at the contract."""
+        found.notes = self._render(check)
         return [
             Violation(
                 path=evidence.settings.display_path(evidence.settings.path),
@@ -262,12 +273,6 @@ class ImportLinterContract(Contract):
                 message="broken; import-linter's report follows",
             )
         ]
-
-    def notes(self) -> tuple[str, ...]:
-        """Layering's own notes, then import-linter's report where it is shown (it holds the
-        guidance), else the contract's broken_contract_guidance."""
-        guidance = self.spec.options.get("broken_contract_guidance")
-        return self.summaries + (self.rendered or ((guidance,) if isinstance(guidance, str) and guidance.strip() else ()))
 
     def _render(self, check: Any) -> tuple[str, ...]:
         """import-linter's own report of the broken contract, as plain text."""
@@ -283,7 +288,7 @@ class ImportLinterContract(Contract):
             output.console = saved
         return tuple(line.rstrip() for line in buffer.getvalue().splitlines() if line.strip())
 
-    def cut_findings(self, evidence: "Evidence", graph: Any, pairs: "list[tuple[str, str, set[str]]]", check: Any) -> list[Violation]:
+    def cut_findings(self, evidence: "Evidence", found: Findings, graph: Any, pairs: "list[tuple[str, str, set[str]]]", check: Any) -> list[Violation]:
         """For each (importer package, imported package, modules left out) that import-linter
         found broken, the minimum cut between the two and its chains, found by layering (the
         same every run); import-linter decides only which pairs are broken."""
@@ -292,11 +297,11 @@ class ImportLinterContract(Contract):
         violations = []
         for importer, imported, left_out in pairs:
             left_out_members = {m for x in left_out for m in members(graph, x)}
-            found = chains_and_cut(imports, members(graph, importer), members(graph, imported), left_out_members, evidence.listed_chains, importers=importers)
-            if not found.cut:  # import-linter saw a route that layering cannot trace: show its report
-                return self.findings(evidence, graph, check)
-            group = chain_group(evidence, found, importer, imported, lambda _: self.violation_code)
-            self.chain_groups.append(group)
+            chains = chains_and_cut(imports, members(graph, importer), members(graph, imported), left_out_members, evidence.listed_chains, importers=importers)
+            if not chains.cut:  # import-linter saw a route that layering cannot trace: show its report
+                return ImportLinterContract.findings(self, evidence, found, graph, check)
+            group = chain_group(evidence, chains, importer, imported, lambda _: self.violation_code)
+            found.chain_groups.append(group)
             violations.extend(v for cut in group.cut for v in cut.statements)
         return violations
 

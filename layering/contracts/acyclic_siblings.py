@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from layering.contracts._common import Findings
 from layering.contracts._importlinter import ImportLinterContract, entries
-from layering.domain.results import Violation
 from layering.domain.codes import SIBLING_CYCLE
+from layering.domain.results import Violation
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -44,7 +45,7 @@ class AcyclicSiblingsContract(ImportLinterContract):
                         "children whose imports could form a cycle",
                         hint="name the package whose children must not import each other in a cycle",
                     ))
-    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
         """The imports import-linter nominates to break every cycle between siblings, statement
         by statement, each naming the two siblings it leads between; a note per package."""
         breakers = check.metadata["cycle_breakers_by_package"]
@@ -60,5 +61,5 @@ class AcyclicSiblingsContract(ImportLinterContract):
                 f"The children of {package} import each other in cycles: removing the {len(pairs)} import(s) of it above "
                 f"({len(set(pairs.values()))} dependencies between children) makes them acyclic."
             )
-        self.summaries = tuple(notes)
+        found.notes = tuple(notes) + found.notes
         return violations

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from layering.contracts._common import Contract, option, statement_violations
-from layering.domain.allowances import Allowance
+from layering.contracts._common import Contract, Findings, option, statement_violations
+from layering.domain.codes import CONTAINED_IMPORT
 from layering.domain.patterns import is_within
 from layering.domain.results import Violation
-from layering.domain.codes import CONTAINED_IMPORT
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -50,18 +49,18 @@ class ContainedContract(Contract):
             self.require_matches(evidence, "packages", (self.values["packages"],))
             self.require_matches(evidence, "within", (self.values["within"],))
 
-    def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
         within = evidence.expand(self.values["within"])
         violations = []
         for package in evidence.expand(self.values["packages"]):
-            found = []
+            outside = []
             for module in [package, *evidence.descendants(package)]:
                 for fact in evidence.facts_of(module):
                     target = fact.dotted
                     if not any(is_within(target, w) for w in within) or is_within(target, package):
                         continue
-                    if self.excused(fact, used):
+                    if self.excused(fact, found):
                         continue
-                    found.append(fact)
-            violations.extend(statement_violations(found, CONTAINED_IMPORT, lambda _: f", outside its package {package}"))
+                    outside.append(fact)
+            violations.extend(statement_violations(outside, CONTAINED_IMPORT, lambda _: f", outside its package {package}"))
         return violations

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._common import Contract, OptionError, chain_group, import_expression, matching_edges, option, statement_violations
+from layering.contracts._common import (
+    Contract,
+    Decision,
+    Findings,
+    OptionError,
+    chain_group,
+    import_expression,
+    matching_edges,
+    option,
+    statement_violations,
+)
 from layering.contracts._names import (
     name_findings,
     parse_name_targets,
@@ -12,14 +22,14 @@ from layering.contracts._names import (
     require_target_modules,
     stale_target_notes,
 )
-from layering.domain.allowances import Allowance, record_use
+from layering.domain.allowances import record_use
 from layering.domain.chains import chains_and_cut, importers_of
+from layering.domain.codes import DIRECT_IMPORT, FORBIDDEN_NAME, INDIRECT_IMPORT
 from layering.domain.errors import Problem
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
-from layering.domain.codes import DIRECT_IMPORT, FORBIDDEN_NAME, INDIRECT_IMPORT
 
 if TYPE_CHECKING:
     from layering.domain.name_targets import NameTarget
@@ -188,19 +198,15 @@ class ForbiddenContract(Contract):
     def _is_ignored(self, importer: str, imported: str) -> bool:
         return any(a.matches(importer) and b.matches(imported) for a, b in self.ignored)
 
-    def notes(self) -> tuple[str, ...]:
-        guidance = self.values.get("broken_contract_guidance")
-        return (guidance,) if guidance else ()
-
-    def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
-        violations = self._evaluate_names(evidence, used)
+    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
+        violations = self._find_names(evidence, found)
         if not self.values["forbidden_modules"]:
             return violations
         if self.needs_graph:
-            return violations + self._evaluate_chains(evidence, used)
-        return violations + self._evaluate_direct(evidence, used)
+            return violations + self._find_chains(evidence, found, graph)
+        return violations + self._find_direct(evidence, found)
 
-    def _evaluate_names(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+    def _find_names(self, evidence: "Evidence", found: Findings) -> list[Violation]:
         """Each statement or use of a source module that takes a forbidden name (LY005)."""
         if not self.name_targets:
             return []
@@ -209,16 +215,16 @@ class ForbiddenContract(Contract):
             importers.add(source)
             if self.values["as_packages"]:
                 importers.update(evidence.descendants(source))
-        return name_findings(evidence, sorted(importers), self.name_targets, FORBIDDEN_NAME, lambda fact: self.excused(fact, used))
+        return name_findings(evidence, sorted(importers), self.name_targets, FORBIDDEN_NAME, lambda fact: self.excused(fact, found))
 
-    def warnings(self, evidence: "Evidence") -> list[str]:
-        return super().warnings(evidence) + stale_target_notes(self, evidence, "forbidden_names", self.name_targets)
+    def warnings(self, evidence: "Evidence", decision: "Decision | None") -> list[str]:
+        return super().warnings(evidence, decision) + stale_target_notes(self, evidence, "forbidden_names", self.name_targets)
 
-    def _evaluate_direct(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+    def _find_direct(self, evidence: "Evidence", found: Findings) -> list[Violation]:
         as_packages = self.values["as_packages"]
         forbidden = self._forbidden(evidence)
         matched_ignores: set[int] = set()
-        found = []
+        taken = []
         for source in self._sources(evidence):
             importers = [source, *evidence.descendants(source)] if as_packages else [source]
             targets = [f for f in forbidden if not self._overlap(source, f)]
@@ -231,21 +237,20 @@ class ForbiddenContract(Contract):
                         continue
                     if self._is_ignored(fact.importer, fact.imported):
                         continue
-                    if self.excused(fact, used):
+                    if self.excused(fact, found):
                         continue
-                    found.append(fact)
-        return statement_violations(sorted(set(found)), DIRECT_IMPORT) + self._unmatched_ignores(matched_ignores)
+                    taken.append(fact)
+        return statement_violations(sorted(set(taken)), DIRECT_IMPORT) + self._unmatched_ignores(matched_ignores, found)
 
     def _hits(self, imported: str, forbidden: str, evidence: "Evidence") -> bool:
         if self.values["as_packages"] or not evidence.is_internal(forbidden):
             return is_within(imported, forbidden)
         return imported == forbidden
 
-    def _unmatched_ignores(self, matched: set[int]) -> list[Violation]:
-        return self.stale_ignores([(i, f"{a} -> {b}") for i, (a, b) in enumerate(self.ignored) if i not in matched])
+    def _unmatched_ignores(self, matched: set[int], found: Findings) -> list[Violation]:
+        return self.stale_ignores([(i, f"{a} -> {b}") for i, (a, b) in enumerate(self.ignored) if i not in matched], found)
 
-    def _evaluate_chains(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
-        graph = evidence.graph_copy()
+    def _find_chains(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
         as_packages = self.values["as_packages"]
         removed: list[tuple[str, str]] = []
         matched_ignores: set[int] = set()
@@ -271,9 +276,9 @@ class ForbiddenContract(Contract):
                 if not excused and not (not facts and allowance.excuses_edge(importer, imported)):
                     continue
                 excusing = True
-                used.add(allowance)
+                found.used.add(allowance)
                 for fact in excused:
-                    record_use(used, allowance, fact)
+                    record_use(found.used, allowance, fact)
             if not excusing:
                 continue
             remaining = [f for f in facts if not any(a.excuses(f) for a in self.allowances)]
@@ -282,30 +287,30 @@ class ForbiddenContract(Contract):
             elif graph.direct_import_exists(importer=importer, imported=imported):
                 graph.remove_import(importer=importer, imported=imported)
         for allowance in self.allowances:
-            if allowance not in used and allowance.importer is not None:
+            if allowance not in found.used and allowance.importer is not None:
                 if matching_edges(graph, allowance.importer, allowance.module):
-                    self.off_chain.add(allowance)
+                    found.off_chain.add(allowance)
         imports = evidence.imports_of(graph)
         importers = importers_of(imports)
         violations = []
         for group_sources, targets in self._pairings(sources, forbidden):
             source_members = _members_of_all(graph, group_sources, as_packages)
             target_members = _members_of_all(graph, targets, as_packages)
-            found = chains_and_cut(imports, source_members, target_members, listed=evidence.listed_chains, importers=importers)
-            if not found.cut:
+            chains = chains_and_cut(imports, source_members, target_members, listed=evidence.listed_chains, importers=importers)
+            if not chains.cut:
                 continue
             group = chain_group(
                 evidence,
-                found,
+                chains,
                 self._label(group_sources, sources, "source_modules"),
                 self._label(targets, forbidden, "forbidden_modules"),
                 lambda edge: DIRECT_IMPORT if edge[0] in source_members and edge[1] in target_members else INDIRECT_IMPORT,
                 partially_excused,
             )
-            self.chain_groups.append(group)
+            found.chain_groups.append(group)
             violations.extend(v for cut in group.cut for v in cut.statements)
-        violations.extend(self._unmatched_ignores(matched_ignores))
-        self.ignored_imports = len(set(removed))
+        violations.extend(self._unmatched_ignores(matched_ignores, found))
+        found.ignored_imports = len(set(removed))
         return violations
 
     def _pairings(self, sources: list[str], forbidden: list[str]) -> list[tuple[list[str], list[str]]]:

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._importlinter import ImportLinterContract, entries, is_internal_expression
+from layering.contracts._common import Findings
+from layering.contracts._importlinter import (
+    ImportLinterContract,
+    entries,
+    is_internal_expression,
+)
+from layering.domain.codes import INDEPENDENCE_IMPORT
 from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
-from layering.domain.codes import INDEPENDENCE_IMPORT
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -51,11 +56,11 @@ class IndependenceContract(ImportLinterContract):
         modules = sorted({m.name for m in module_expressions_to_modules(graph, self.delegate.modules)})
         return [ChainPair((m,), (o,), excluded=tuple(x for x in modules if x not in (m, o))) for m in modules for o in modules if o != m]
 
-    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
         """Per pair import-linter found broken, the cut between the two, the other modules of
         the contract left out (as grimp searches)."""
         from importlinter.domain.helpers import module_expressions_to_modules
 
         modules = {m.name for m in module_expressions_to_modules(graph, self.delegate.modules)}
         pairs = sorted({(d["downstream_module"], d["upstream_module"]) for d in check.metadata["invalid_chains"]})
-        return self.cut_findings(evidence, graph, [(a, b, modules - {a, b}) for a, b in pairs], check)
+        return self.cut_findings(evidence, found, graph, [(a, b, modules - {a, b}) for a, b in pairs], check)

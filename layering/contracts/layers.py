@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from layering.contracts._common import Findings
 from layering.contracts._importlinter import ImportLinterContract, entries
+from layering.domain.codes import LAYERS_IMPORT, UNDECLARED_LAYER
 from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
-from layering.domain.codes import LAYERS_IMPORT, UNDECLARED_LAYER
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -102,7 +103,7 @@ class LayersContract(ImportLinterContract):
             for prefix in prefixes
         ]
 
-    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
         """Per pair of layers import-linter found broken (lower imports higher), the cut between
         them with the other layers of that container left out, as grimp searches; then every
         module an exhaustive contract does not list."""
@@ -111,7 +112,7 @@ class LayersContract(ImportLinterContract):
         for lower, higher in sorted({(d["importer"], d["imported"]) for d in check.metadata["invalid_dependencies"]}):
             layers = next((s for s in layer_sets if lower in s and higher in s), {lower, higher})
             pairs.append((lower, higher, layers - {lower, higher}))
-        violations = self.cut_findings(evidence, graph, pairs, check)
+        violations = self.cut_findings(evidence, found, graph, pairs, check)
         config = evidence.settings.display_path(evidence.settings.path)
         violations.extend(
             Violation(

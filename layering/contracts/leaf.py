@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._common import Contract, OptionError, option, statement_violations
+from layering.contracts._common import (
+    Contract,
+    Decision,
+    Findings,
+    OptionError,
+    option,
+    statement_violations,
+)
 from layering.contracts._names import (
     name_findings,
     redundant_targets,
@@ -12,11 +19,10 @@ from layering.contracts._names import (
     split_modules_and_names,
     stale_target_notes,
 )
-from layering.domain.allowances import Allowance
+from layering.domain.codes import LEAF_IMPORT
 from layering.domain.name_targets import NameTarget
 from layering.domain.patterns import ModulePattern
 from layering.domain.results import Violation
-from layering.domain.codes import LEAF_IMPORT
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -77,23 +83,23 @@ class LeafContract(Contract):
         self.require_matches(evidence, "within", self.within, external_ok=True)
         require_target_modules(self, evidence, "within", self.name_targets)
 
-    def warnings(self, evidence: "Evidence") -> list[str]:
-        return super().warnings(evidence) + stale_target_notes(self, evidence, "within", self.name_targets)
+    def warnings(self, evidence: "Evidence", decision: "Decision | None") -> list[str]:
+        return super().warnings(evidence, decision) + stale_target_notes(self, evidence, "within", self.name_targets)
 
-    def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
         leaves = sorted({m for p in self.values["modules"] for m in evidence.expand(p)})
         within = self.within
-        found = []
+        taken = []
         for leaf in leaves:
             for fact in evidence.facts_of(leaf):
                 if fact.module == "__future__":
                     continue  # a compiler directive, not an import of anything
                 if not any(p.covers(fact.imported) or p.covers(fact.dotted) for p in within):
                     continue
-                if self.excused(fact, used):
+                if self.excused(fact, found):
                     continue
-                found.append(fact)
-        violations = statement_violations(found, LEAF_IMPORT)
+                taken.append(fact)
+        violations = statement_violations(taken, LEAF_IMPORT)
         if self.name_targets:
-            violations.extend(name_findings(evidence, leaves, self.name_targets, LEAF_IMPORT, lambda fact: self.excused(fact, used)))
+            violations.extend(name_findings(evidence, leaves, self.name_targets, LEAF_IMPORT, lambda fact: self.excused(fact, found)))
         return violations

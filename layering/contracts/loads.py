@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._common import Contract, option, require_expected_among, stale_expectation
-from layering.domain.allowances import Allowance
-from layering.domain.loads import CONDITIONAL, LoadClosure, loaded_through
-from layering.domain.results import ContractResult, ItemResult, Verdict, Violation
-from layering.engine.loads import LoadReader
+from layering.contracts._common import (
+    Contract,
+    Findings,
+    option,
+    require_expected_among,
+    stale_expectation,
+)
 from layering.domain.codes import LOADS_FORBIDDEN
+from layering.domain.loads import CONDITIONAL, LoadClosure, loaded_through
+from layering.domain.results import ItemResult, Verdict, Violation
+from layering.engine.loads import LoadReader
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -55,10 +60,6 @@ class LoadsContract(Contract):
         "expect_loaded": option("modules", "modules known to load a forbidden one", default=()),
     }
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.items: tuple[ItemResult, ...] = ()
-
     def validate(self, evidence: "Evidence") -> None:
         self.require_matches(evidence, "modules", self.values["modules"])
         self.require_matches(evidence, "forbidden", self.values["forbidden"], external_ok=True)
@@ -68,21 +69,18 @@ class LoadsContract(Contract):
     def checked_modules(self, evidence: "Evidence") -> list[str]:
         return sorted({module for pattern in self.values["modules"] for module in evidence.expand(pattern)})
 
-    def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
         reader = LoadReader.of(evidence)
         expected = set(self.values["expect_loaded"])
         forbidden = self.values["forbidden"]
-        self.items = tuple(
-            self._judge_module(evidence, reader.closure(module, stop_at=forbidden), module in expected)
+        found.items = tuple(
+            self._judge_module(evidence, reader.closure(module, stop_at=forbidden), module in expected, found)
             for module in self.checked_modules(evidence)
         )
-        return [v for item in self.items if item.verdict is Verdict.BROKEN for v in item.violations]
+        found.stale.extend(v for item in found.items if item.verdict is Verdict.UNEXPECTEDLY_KEPT for v in item.violations)
+        return [v for item in found.items if item.verdict is Verdict.BROKEN for v in item.violations]
 
-    def result(self, violations: list[Violation], used: set[Allowance], notes: tuple[str, ...] = ()) -> ContractResult:
-        stale = [v for item in self.items if item.verdict is Verdict.UNEXPECTEDLY_KEPT for v in item.violations]
-        return self.verdict(sorted(set(violations)), stale, notes, items=self.items)
-
-    def _judge_module(self, evidence: "Evidence", closure: LoadClosure, expected: bool) -> ItemResult:
+    def _judge_module(self, evidence: "Evidence", closure: LoadClosure, expected: bool, found: Findings) -> ItemResult:
         module = closure.module
         loaded = closure.covered(self.values["forbidden"])
         if loaded:
@@ -90,7 +88,7 @@ class LoadsContract(Contract):
             found = tuple(_loaded_violation(closure, forbidden, where) for forbidden in loaded)
             return ItemResult(module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, found, expected)
         if expected:
-            return stale_expectation(self, module)
+            return stale_expectation(self, module, found)
         return ItemResult(module, Verdict.KEPT, (), expected)
 
 

@@ -7,7 +7,10 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._importlinter import ContractTypeUnavailable, ImportLinterContract
+from layering.contracts._importlinter import (
+    ContractTypeUnavailable,
+    ImportLinterContract,
+)
 from layering.domain.codes import PLUGIN_CONTRACT_BROKEN
 
 if TYPE_CHECKING:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from layering.contracts._common import Findings
 from layering.contracts._importlinter import ImportLinterContract
-from layering.domain.results import Violation
 from layering.domain.codes import PRIVATE_MODULE_IMPORT
+from layering.domain.results import Violation
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -31,6 +32,6 @@ class PrivateModulesContract(ImportLinterContract):
     violation_code = PRIVATE_MODULE_IMPORT
     module_options = ("packages_with_private_modules",)
 
-    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
         """Each import of a private module from outside its parent package, statement by statement."""
         return self.link_findings(evidence, [(link["importer"], link["imported"]) for link in check.metadata["illegal_imports"]])

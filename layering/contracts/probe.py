@@ -7,8 +7,23 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._common import Contract, Option, OptionError, option
-from layering.domain.allowances import Allowance
+from layering.contracts._common import (
+    Contract,
+    Decision,
+    Findings,
+    Option,
+    OptionError,
+    option,
+)
+from layering.domain.codes import (
+    PROBE_CANNOT_FAIL,
+    PROBE_CRASHED,
+    PROBE_IMPORT_FAILED,
+    PROBE_LOADED,
+    PROBE_SETUP_FAILED,
+    PROBE_TIMED_OUT,
+    STALE_EXPECTATION,
+)
 from layering.domain.errors import Problem
 from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
 from layering.domain.probes import (
@@ -21,8 +36,14 @@ from layering.domain.probes import (
     is_environment_name,
     is_setup_entry,
 )
-from layering.domain.results import ContractResult, Hop, ItemResult, StaleEntry, Verdict, Violation
-from layering.domain.codes import PROBE_CANNOT_FAIL, PROBE_CRASHED, PROBE_IMPORT_FAILED, PROBE_LOADED, PROBE_SETUP_FAILED, PROBE_TIMED_OUT, STALE_EXPECTATION
+from layering.domain.results import (
+    ContractResult,
+    Hop,
+    ItemResult,
+    StaleEntry,
+    Verdict,
+    Violation,
+)
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -224,7 +245,7 @@ class ProbeContract(Contract):
             self.problem("python", f"contract '{self.name}', option 'python': '{text}' {unusable}", hint=_INTERPRETER_HINT)
             return ""
 
-    def warnings(self, evidence: "Evidence") -> list[str]:
+    def warnings(self, evidence: "Evidence", decision: "Decision | None") -> list[str]:
         """None: whether an external module exists is decided by the probes themselves."""
         return []
 
@@ -275,11 +296,12 @@ class ProbeContract(Contract):
         python = self.settings.display_path(self.interpreter) if self.interpreter else ""
         return ProbeSetting(python, self.values["env"], self.values["setup"])
 
-    def evaluate(self, evidence: "Evidence", used: set[Allowance]) -> list[Violation]:
+    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
         raise NotImplementedError("probe contracts are judged from probe outcomes")
 
     def judge(self, evidence: "Evidence", outcomes: Mapping[ProbeRequest, ProbeOutcome]) -> ContractResult:
         """The verdict from the outcome of each of this contract's `requests`."""
+        found = Findings()
         expected = set(self.values["expect_loaded"])
         config_path = self.settings.display_path(self.settings.path)
         mine = [outcomes[request] for request in self.requests(evidence)]
@@ -287,7 +309,7 @@ class ProbeContract(Contract):
         items = []
         for request in self._module_requests(evidence):
             outcome = outcomes[request]
-            items.append(self._judge_module(evidence, outcome, request.module in expected, config_path))
+            items.append(self._judge_module(evidence, outcome, request.module in expected, config_path, found))
         for request in self._control_requests(evidence):
             module, outcome = request.module, outcomes[request]
             preloaded = [v for pattern, v in cannot_fail if pattern.covers(module)]
@@ -303,7 +325,7 @@ class ProbeContract(Contract):
             errors = {v for i in items if i.verdict is Verdict.ERROR for v in i.violations} | {v for _, v in cannot_fail}
             result = self.error(tuple(sorted(errors) + sorted(broken + stale)))
         else:
-            result = self.verdict(broken, stale)
+            result = self.verdict(broken, stale, found.decision([]), found.stale_entries)
         return result._replace(items=tuple(items), probe_setting=self.setting())
 
     # ----------------------------------------------------------------- messages
@@ -401,7 +423,7 @@ class ProbeContract(Contract):
 
     # ----------------------------------------------------------------- probed modules
 
-    def _judge_module(self, evidence: "Evidence", outcome: ProbeOutcome, expected: bool, config_path: str) -> ItemResult:
+    def _judge_module(self, evidence: "Evidence", outcome: ProbeOutcome, expected: bool, config_path: str, found: Findings) -> ItemResult:
         module = outcome.module
         if outcome.module_before is not None and outcome.kind is not ProbeOutcomeKind.SETUP_FAILED:
             message = (
@@ -423,11 +445,11 @@ class ProbeContract(Contract):
             path = evidence.display_path(module)
             return ItemResult(module, Verdict.ERROR, (Violation(path=path, line=1 if path else 0, code=code, message=message, importer=module),), expected)
         if outcome.kind is ProbeOutcomeKind.LOADED:
-            found = tuple(self._loaded_violation(evidence, module, loaded) for loaded in outcome.loaded)
-            return ItemResult(module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, found, expected)
+            loads = tuple(self._loaded_violation(evidence, module, loaded) for loaded in outcome.loaded)
+            return ItemResult(module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, loads, expected)
         if expected:
             position = self.values["expect_loaded"].index(module)
-            self.stale_entries.append(StaleEntry("expect_loaded", position, module))
+            found.stale_entries.append(StaleEntry("expect_loaded", position, module))
             stale = Violation(
                 path=config_path,
                 line=self.spec.line_of("expect_loaded"),

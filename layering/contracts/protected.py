@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from layering.contracts._importlinter import ImportLinterContract, entries, is_internal_expression
-from layering.domain.results import Violation
+from layering.contracts._common import Findings
+from layering.contracts._importlinter import (
+    ImportLinterContract,
+    entries,
+    is_internal_expression,
+)
 from layering.domain.codes import PROTECTED_IMPORT
+from layering.domain.results import Violation
 
 if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
@@ -51,7 +56,7 @@ class ProtectedContract(ImportLinterContract):
             if name not in graph.modules:
                 graph.add_module(name, is_squashed=True)
 
-    def findings(self, evidence: "Evidence", graph: Any, check: Any) -> list[Violation]:
+    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
         """Each import of a protected module by a module not allowed to, statement by statement."""
         links = [(link["importer"], link["imported"]) for found in check.metadata["illegal_imports"] for link in found.illegal_links]
         return self.link_findings(evidence, links)

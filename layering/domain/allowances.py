@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-
 from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern
 

@@ -16,11 +16,10 @@ found), so it is stable too, and it names the imports that bring the targets in.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from collections import deque
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
+from typing import NamedTuple
 
 Imports = Mapping[str, AbstractSet[str]]
 Importers = Mapping[str, AbstractSet[str]]

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 
-
 class Problem(NamedTuple):
     """One located problem: where it is, what is wrong, and what to do about it."""
 

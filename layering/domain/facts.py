@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import enum
+from typing import NamedTuple
 
 
 class Scope(str, enum.Enum):

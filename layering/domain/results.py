@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple, TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # a run without probes does not import them (their dataclasses cost 14 ms)
     from layering.domain.probes import ProbeSetting

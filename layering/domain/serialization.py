@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from layering.domain.results import ChainGroup, ContractResult, CutImport, Hop, ItemResult, StaleEntry, Verdict, Violation
+from layering.domain.results import (
+    ChainGroup,
+    ContractResult,
+    CutImport,
+    Hop,
+    ItemResult,
+    StaleEntry,
+    Verdict,
+    Violation,
+)
 
 
 def violation_to_data(violation: Violation) -> dict[str, Any]:

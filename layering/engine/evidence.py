@@ -41,7 +41,6 @@ class Evidence:
         self._facts: dict[str, tuple[ImportFact, ...]] = {}
         self._executed: dict[str, tuple[ImportFact, ...]] = {}
         self._paths: dict[str, str | None] = {}
-        self.graph_users = 0
         self.include_external_packages = False
         self.listed_chains = 0
         """How many chains a report lists beyond one example per import of a cut: each listed
@@ -461,18 +460,9 @@ class Evidence:
             if name == "grimp" or name.startswith("grimp-"):
                 shutil.rmtree(os.path.join(self.settings.cache_dir, name), ignore_errors=True)
 
-    def graph_copy(self) -> Any:
-        """A graph that one contract may change (remove ignored imports) alone.
-
-        A copy, except for the last of the `graph_users` contracts, which gets the graph
-        itself: no one looks at it afterwards, and a large graph is slow to copy.
-        """
-        import copy
-
-        self.graph_users -= 1
-        if self.graph_users <= 0:
-            return self.graph
-        return copy.deepcopy(self.graph)
+    def graph_shares(self, users: int) -> "GraphShares":
+        """A graph for each of `users` contracts, which each may change alone (`GraphShares`)."""
+        return GraphShares(self, users)
 
     def _resolve(self, importer: str, path: str, display: str, raw: RawImport) -> list[ImportFact]:
         common = dict(
@@ -526,6 +516,28 @@ class Evidence:
         return name
 
 
+class GraphShares:
+    """The graph, handed to the contracts a caller decides, each one's own to change (a
+    contract takes its ignored imports out of it): a copy for each but the last, which gets the
+    graph itself, since no one looks at it afterwards (a large graph is slow to copy: 24 ms on
+    homeassistant). The caller says up front how many will take one."""
+
+    def __init__(self, evidence: Evidence, users: int) -> None:
+        self._evidence = evidence
+        self._left = users
+
+    def take(self) -> Any:
+        """The next contract's graph (built on first use: SourceUnreadable where a file it
+        needs cannot be read, for every contract that takes one)."""
+        graph = self._evidence.graph
+        self._left -= 1
+        if self._left <= 0:
+            return graph
+        import copy
+
+        return copy.deepcopy(graph)
+
+
 def _is_installed(top_level: str) -> bool:
     import importlib.util
 
@@ -535,4 +547,4 @@ def _is_installed(top_level: str) -> bool:
         return False
 
 
-__all__ = ["Evidence", "SourceUnreadable"]
+__all__ = ["Evidence", "GraphShares", "SourceUnreadable"]

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from layering.domain.results import ChainGroup, ContractResult, CutImport, Hop, Violation, shown_names
-from layering.engine.evidence import Evidence
 from layering.domain.codes import STATEMENT_CODES
-
+from layering.domain.results import (
+    ChainGroup,
+    ContractResult,
+    CutImport,
+    Hop,
+    Violation,
+    shown_names,
+)
+from layering.engine.evidence import Evidence
 
 
 class NotRelocatable(Exception):

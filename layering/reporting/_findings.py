@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from layering.domain.results import ContractResult, Verdict, Violation
 from layering.domain.codes import NOT_KEPT
-
+from layering.domain.results import ContractResult, Verdict, Violation
 
 
 @dataclass(frozen=True)

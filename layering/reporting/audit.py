@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from layering.domain.version import VERSION
 from layering.domain.audit import AuditReport, ContractAudit, Difference
 from layering.domain.serialization import hop_to_data
+from layering.domain.version import VERSION
 
 AUDIT_VERSION = 1
 

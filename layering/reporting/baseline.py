@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 
-from layering.domain.baseline import Baseline
-from layering.domain.baseline import EntryValue
+from layering.domain.baseline import Baseline, EntryValue
 
 
 def render(outcome: Baseline, config: str, file_format: str, dry_run: bool) -> str:

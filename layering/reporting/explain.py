@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from layering.domain.version import VERSION
 from layering.domain.results import Explanation
 from layering.domain.serialization import hop_to_data
+from layering.domain.version import VERSION
 from layering.reporting.json import cut_entries
 from layering.reporting.text import group_lines
 

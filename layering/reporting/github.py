@@ -17,7 +17,13 @@ import os
 from layering.domain.errors import ConfigError
 from layering.domain.results import RunReport, Verdict
 from layering.reporting import text
-from layering.reporting._findings import PathMapper, cut_notes, describe, findings, repository_root
+from layering.reporting._findings import (
+    PathMapper,
+    cut_notes,
+    describe,
+    findings,
+    repository_root,
+)
 
 
 def escape_data(value: str) -> str:

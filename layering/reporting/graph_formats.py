@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from layering.domain.version import VERSION
 from layering.domain.errors import ConfigError
 from layering.domain.package_graph import GraphEdge, GraphNode, PackageGraph
 from layering.domain.results import RunReport, Verdict
+from layering.domain.version import VERSION
 
 SCHEMA = "layering-graph-v1"
 RED = "#d32f2f"

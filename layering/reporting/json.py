@@ -13,10 +13,16 @@ import json
 import os
 from typing import Any
 
-from layering.domain.version import VERSION
 from layering.domain.errors import ConfigError
-from layering.domain.results import ChainGroup, ContractResult, ItemResult, RunReport, Verdict
+from layering.domain.results import (
+    ChainGroup,
+    ContractResult,
+    ItemResult,
+    RunReport,
+    Verdict,
+)
 from layering.domain.serialization import hop_to_data, violation_to_data
+from layering.domain.version import VERSION
 
 SCHEMA_VERSION = 2
 CONTROL_PREFIX = "control:"

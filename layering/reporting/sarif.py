@@ -17,11 +17,17 @@ import pathlib
 import urllib.parse
 from typing import Any
 
-from layering.domain.version import VERSION
+from layering.domain.codes import CONFIG_ERROR, RULES, rule_description, rule_name
 from layering.domain.errors import ConfigError
 from layering.domain.results import RunReport
-from layering.reporting._findings import Finding, PathMapper, cut_notes, describe, findings
-from layering.domain.codes import CONFIG_ERROR, RULES, rule_description, rule_name
+from layering.domain.version import VERSION
+from layering.reporting._findings import (
+    Finding,
+    PathMapper,
+    cut_notes,
+    describe,
+    findings,
+)
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/layering/"

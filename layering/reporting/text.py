@@ -5,7 +5,14 @@ from __future__ import annotations
 import os
 
 from layering.domain.errors import ConfigError
-from layering.domain.results import ChainGroup, ContractResult, RunReport, Verdict, Violation, shown_names
+from layering.domain.results import (
+    ChainGroup,
+    ContractResult,
+    RunReport,
+    Verdict,
+    Violation,
+    shown_names,
+)
 
 _COLOURS = {
     Verdict.KEPT: "32",

@@ -9,7 +9,7 @@ import gc
 import pytest
 from report_support import SHOP, shop_config, write_files
 
-from layering.commands import check
+from layering.commands import check, deciding
 from layering.engine.config import locate_settings
 
 
@@ -17,13 +17,13 @@ from layering.engine.config import locate_settings
 def test_a_check_decides_with_the_collector_off_and_leaves_it_as_it_was(tmp_path, monkeypatch, enabled_before):
     root = write_files(tmp_path, {**SHOP, "contracts.toml": shop_config(["layers", "forbidden-chains"])})
     seen = []
-    decide = check._decide
+    decide = deciding.decide
 
-    def watched(contract, evidence):
+    def watched(contract, evidence, shares):
         seen.append(gc.isenabled())
-        return decide(contract, evidence)
+        return decide(contract, evidence, shares)
 
-    monkeypatch.setattr(check, "_decide", watched)
+    monkeypatch.setattr(deciding, "decide", watched)
     (gc.enable if enabled_before else gc.disable)()
     try:
         report = check.check_settings(locate_settings(str(root / "contracts.toml")))
