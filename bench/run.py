@@ -50,10 +50,17 @@ def run_on_bench_python(python: str, argv: list[str]) -> None:
     """Re-run this script on the bench interpreter when the running one is older than the
     corpora's syntax: the source edits parse the corpora with `ast`."""
     running, chosen = sys.version_info[:2], python_version_of(python)
-    if running >= MIN_PYTHON or chosen is None or chosen[:2] < MIN_PYTHON or os.environ.get("BENCH_REEXECUTED"):
+    if (
+        running >= MIN_PYTHON
+        or chosen is None
+        or chosen[:2] < MIN_PYTHON
+        or os.environ.get("BENCH_REEXECUTED")
+    ):
         return
-    log(f"re-running the benchmark on Python {'.'.join(map(str, chosen))} ({python}): "
-        "the source edits parse the corpora, which need its syntax")
+    log(
+        f"re-running the benchmark on Python {'.'.join(map(str, chosen))} ({python}): "
+        "the source edits parse the corpora, which need its syntax"
+    )
     os.environ["BENCH_REEXECUTED"] = "1"
     os.execv(python, [python, str(Path(__file__).resolve()), *argv])
 
@@ -69,26 +76,60 @@ def selected(ap: argparse.ArgumentParser, text: str, choices, what: str) -> list
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--scratch", type=Path, default=REPO / ".bench_scratch",
-                    help="scratch directory (venv, wheels, corpora); default .bench_scratch/ in the repo root")
-    ap.add_argument("--repeat", type=int, default=None, help="interleaved rounds per cell (default 7, 3 with --quick)")
-    ap.add_argument("--only", default="", help="comma-separated corpora to run (default: all of %s)" % ", ".join(CORPORA))
-    ap.add_argument("--only-workloads", default="",
-                    help="comma-separated parts to run (default: all of %s)" % ", ".join(SECTIONS))
-    ap.add_argument("--quick", action="store_true", help="fewer rounds (3), fewer start-up rounds and probe rounds")
-    ap.add_argument("--results", type=Path, default=BENCH / "RESULTS.md", help="where to write the Markdown report")
-    ap.add_argument("--skip-repo-install", action="store_true",
-                    help="do not (re)install the repository; use the `layering` already in the bench venv")
-    ap.add_argument("--python", default=None,
-                    help="interpreter for the bench venv (default: the running one if >= 3.13, else the newest >= 3.13 found)")
+    ap.add_argument(
+        "--scratch",
+        type=Path,
+        default=REPO / ".bench_scratch",
+        help="scratch directory (venv, wheels, corpora); default .bench_scratch/ in the repo root",
+    )
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=None,
+        help="interleaved rounds per cell (default 7, 3 with --quick)",
+    )
+    ap.add_argument(
+        "--only",
+        default="",
+        help="comma-separated corpora to run (default: all of %s)" % ", ".join(CORPORA),
+    )
+    ap.add_argument(
+        "--only-workloads",
+        default="",
+        help="comma-separated parts to run (default: all of %s)" % ", ".join(SECTIONS),
+    )
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="fewer rounds (3), fewer start-up rounds and probe rounds",
+    )
+    ap.add_argument(
+        "--results",
+        type=Path,
+        default=BENCH / "RESULTS.md",
+        help="where to write the Markdown report",
+    )
+    ap.add_argument(
+        "--skip-repo-install",
+        action="store_true",
+        help="do not (re)install the repository; use the `layering` already in the bench venv",
+    )
+    ap.add_argument(
+        "--python",
+        default=None,
+        help="interpreter for the bench venv (default: the running one if >= 3.13, else the newest >= 3.13 found)",
+    )
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up comparison")
     ap.add_argument("--no-probes", action="store_true", help="skip the runtime-probe comparison")
     args = ap.parse_args(argv)
     if args.repeat is None:
         args.repeat = 3 if args.quick else 7
     names = selected(ap, args.only, CORPORA, "corpus")
-    sections = [s for s in selected(ap, args.only_workloads, SECTIONS, "workload")
-                if not (s == "startup" and args.no_startup) and not (s == "probes" and args.no_probes)]
+    sections = [
+        s
+        for s in selected(ap, args.only_workloads, SECTIONS, "workload")
+        if not (s == "startup" and args.no_startup) and not (s == "probes" and args.no_probes)
+    ]
 
     py, why = choose_python(args.python)
     run_on_bench_python(py, argv)
@@ -104,12 +145,25 @@ def main(argv: list[str] | None = None) -> int:
         corpora_info[n] = {"dir": cdir, "wheel": wheel}
 
     memory_rounds = 2 if args.quick else 3
-    results = {n: bench_corpus(env, n, corpora_info[n]["dir"], sections, args.repeat, memory_rounds) for n in names}
+    results = {
+        n: bench_corpus(env, n, corpora_info[n]["dir"], sections, args.repeat, memory_rounds)
+        for n in names
+    }
     scale = time_scaling(env, args.repeat) if "scale" in sections else None
-    startup = bench_startup(env, 5 if args.quick else max(10, args.repeat)) if "startup" in sections else None
-    probes = bench_probes(env, 2 if args.quick else max(3, min(args.repeat, 5))) if "probes" in sections else None
+    startup = (
+        bench_startup(env, 5 if args.quick else max(10, args.repeat))
+        if "startup" in sections
+        else None
+    )
+    probes = (
+        bench_probes(env, 2 if args.quick else max(3, min(args.repeat, 5)))
+        if "probes" in sections
+        else None
+    )
 
-    lines = write_report(args.results, args, env, corpora_info, results, scale, startup, probes, start_load)
+    lines = write_report(
+        args.results, args, env, corpora_info, results, scale, startup, probes, start_load
+    )
     dump_json(env.scratch / "results.json", env, results, scale, startup, probes)
     log(f"wrote {args.results}")
     start = next(i for i, ln in enumerate(lines) if ln.startswith("## Timings"))

@@ -39,5 +39,7 @@ def check(
     """
     settings = locate_settings(config, start)
     selection = ProbeSelection.ALL if probes else ProbeSelection.STATIC
-    report = check_settings(settings, contracts, selection, use_cache=use_cache, jobs=jobs, chains=chains)
+    report = check_settings(
+        settings, contracts, selection, use_cache=use_cache, jobs=jobs, chains=chains
+    )
     return CheckedReport(*report)

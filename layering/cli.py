@@ -42,30 +42,57 @@ codes (LY001...) are listed in the README, section "Reports".
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="layering", description="Import-layering contract linter.", epilog=EPILOG,
+        prog="layering",
+        description="Import-layering contract linter.",
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"layering {VERSION}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     check = commands.add_parser(
-        "check", help="check the contracts", description="Check the contracts of a configuration.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        "check",
+        help="check the contracts",
+        description="Check the contracts of a configuration.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _config_arguments(check)
-    check.add_argument("--contract", metavar="ID", action="append", default=[], help="check only this contract (repeatable)")
+    check.add_argument(
+        "--contract",
+        metavar="ID",
+        action="append",
+        default=[],
+        help="check only this contract (repeatable)",
+    )
     probes = check.add_mutually_exclusive_group()
-    probes.add_argument("--no-probe", action="store_true", help="skip probe contracts (a fast, static-only run)")
+    probes.add_argument(
+        "--no-probe", action="store_true", help="skip probe contracts (a fast, static-only run)"
+    )
     probes.add_argument("--probe-only", action="store_true", help="run only probe contracts")
-    check.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
+    check.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        default=None,
+        help="probes run at once (default: the number of cores)",
+    )
     caching = check.add_mutually_exclusive_group()
-    caching.add_argument("--no-cache", action="store_true", help="build the import graph without reading or writing the cache")
+    caching.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="build the import graph without reading or writing the cache",
+    )
     caching.add_argument(
         "--verify-cache",
         action="store_true",
         help="check every entry of the cache against the files and a run without it: print that run's report, "
         "and exit 2 naming each entry that disagrees (for a nightly job; see SECURITY.md)",
     )
-    check.add_argument("--python", metavar="PATH", help="the interpreter probes run in, e.g. .venv/bin/python (default: each probe contract's python, else the one running layering)")
+    check.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the interpreter probes run in, e.g. .venv/bin/python (default: each probe contract's python, else the one running layering)",
+    )
     check.add_argument(
         "--chains",
         type=_chains,
@@ -87,8 +114,18 @@ def _parser() -> argparse.ArgumentParser:
         'expect = "broken" that no longer match anything, keeping the file\'s comments.',
     )
     _config_arguments(prune)
-    prune.add_argument("--no-probe", action="store_true", help="leave probe contracts (and their expect_loaded) alone")
-    prune.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
+    prune.add_argument(
+        "--no-probe",
+        action="store_true",
+        help="leave probe contracts (and their expect_loaded) alone",
+    )
+    prune.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        default=None,
+        help="probes run at once (default: the number of cores)",
+    )
     migrate = commands.add_parser(
         "migrate",
         help="write contracts.toml (or [tool.layering]) from an import-linter configuration",
@@ -98,11 +135,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     _config_arguments(migrate, "the import-linter configuration (default: found as for check)")
     migrate.add_argument(
-        "--to", choices=("contracts.toml", "pyproject.toml"), default="contracts.toml",
+        "--to",
+        choices=("contracts.toml", "pyproject.toml"),
+        default="contracts.toml",
         help="write a contracts.toml beside the configuration (default), or [tool.layering] into its pyproject.toml",
     )
-    migrate.add_argument("--force", action="store_true", help="replace an existing contracts.toml or [tool.layering]")
-    migrate.add_argument("--dry-run", action="store_true", help="print what would be written, write nothing")
+    migrate.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing contracts.toml or [tool.layering]",
+    )
+    migrate.add_argument(
+        "--dry-run", action="store_true", help="print what would be written, write nothing"
+    )
     audit = commands.add_parser(
         "audit",
         help="compare each probe contract with the static load closure of its modules",
@@ -110,9 +155,26 @@ def _parser() -> argparse.ArgumentParser:
         "source; show where they disagree (exit 0 they agree, 1 they do not, 2 a run failed).",
     )
     _config_arguments(audit)
-    audit.add_argument("--contract", metavar="ID", action="append", default=[], help="audit only this probe contract (repeatable)")
-    audit.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
-    audit.add_argument("--format", choices=AUDIT_FORMATS, default="text", help="text, a short table per contract, or json; default: text")
+    audit.add_argument(
+        "--contract",
+        metavar="ID",
+        action="append",
+        default=[],
+        help="audit only this probe contract (repeatable)",
+    )
+    audit.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        default=None,
+        help="probes run at once (default: the number of cores)",
+    )
+    audit.add_argument(
+        "--format",
+        choices=AUDIT_FORMATS,
+        default="text",
+        help="text, a short table per contract, or json; default: text",
+    )
     baseline = commands.add_parser(
         "baseline",
         help="excuse every violation found today, so that only new ones break a contract",
@@ -122,11 +184,32 @@ def _parser() -> argparse.ArgumentParser:
         "removes the stale ones. Exit 0 every contract kept afterwards, 1 one is not, 2 the run could not be made.",
     )
     _config_arguments(baseline)
-    baseline.add_argument("--contract", metavar="ID", action="append", default=[], help="baseline only this contract (repeatable)")
-    baseline.add_argument("--no-probe", action="store_true", help="leave probe contracts alone (no probe is run)")
-    baseline.add_argument("--jobs", type=int, metavar="N", default=None, help="probes run at once (default: the number of cores)")
-    baseline.add_argument("--comment", metavar="TEXT", default=None, help="the comment on each entry (default: 'baseline YYYY-MM-DD', today)")
-    baseline.add_argument("--dry-run", action="store_true", help="print the entries, write nothing")
+    baseline.add_argument(
+        "--contract",
+        metavar="ID",
+        action="append",
+        default=[],
+        help="baseline only this contract (repeatable)",
+    )
+    baseline.add_argument(
+        "--no-probe", action="store_true", help="leave probe contracts alone (no probe is run)"
+    )
+    baseline.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        default=None,
+        help="probes run at once (default: the number of cores)",
+    )
+    baseline.add_argument(
+        "--comment",
+        metavar="TEXT",
+        default=None,
+        help="the comment on each entry (default: 'baseline YYYY-MM-DD', today)",
+    )
+    baseline.add_argument(
+        "--dry-run", action="store_true", help="print the entries, write nothing"
+    )
     explain = commands.add_parser(
         "explain",
         help="why one module imports another: the chains, and the imports that cut them",
@@ -135,17 +218,42 @@ def _parser() -> argparse.ArgumentParser:
         "(function-level, TYPE_CHECKING, lazy), and the fewest imports whose removal cuts them all. "
         "Exit 0 it does, 1 it does not, 2 the run could not be made.",
     )
-    explain.add_argument("importer", metavar="IMPORTER", help="a module or package of the configuration's root packages")
-    explain.add_argument("imported", metavar="IMPORTED", help="a module or package (or an external package's top level)")
-    explain.add_argument("--config", metavar="PATH", help="the configuration file (default: found as for check)")
-    explain.add_argument("--chains", type=_chains, metavar="N|all", default=10, help="list the N shortest chains (or all of them); default 10")
-    explain.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
-    explain.add_argument("--no-cache", action="store_true", help="build the import graph without reading or writing the cache")
+    explain.add_argument(
+        "importer",
+        metavar="IMPORTER",
+        help="a module or package of the configuration's root packages",
+    )
+    explain.add_argument(
+        "imported",
+        metavar="IMPORTED",
+        help="a module or package (or an external package's top level)",
+    )
+    explain.add_argument(
+        "--config", metavar="PATH", help="the configuration file (default: found as for check)"
+    )
+    explain.add_argument(
+        "--chains",
+        type=_chains,
+        metavar="N|all",
+        default=10,
+        help="list the N shortest chains (or all of them); default 10",
+    )
+    explain.add_argument(
+        "--format", choices=("text", "json"), default="text", help="text (default) or json"
+    )
+    explain.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="build the import graph without reading or writing the cache",
+    )
     _graph_parser(commands)
     return parser
 
 
-def _config_arguments(command: argparse.ArgumentParser, help: str = "the configuration file (default: found as described below)") -> None:
+def _config_arguments(
+    command: argparse.ArgumentParser,
+    help: str = "the configuration file (default: found as described below)",
+) -> None:
     """The configuration, as `--config PATH` or as a path argument (import-linter 2.x style)."""
     command.add_argument("config_path", nargs="?", metavar="PATH", help=help)
     command.add_argument("--config", metavar="PATH", help="the same, as an option")
@@ -194,9 +302,23 @@ def _chains(value: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     arguments = parser.parse_args(argv)
-    if getattr(arguments, "config", None) and getattr(arguments, "config_path", None) and arguments.config != arguments.config_path:
-        parser.error(f"two configurations given ({arguments.config_path} and --config {arguments.config}): name one")
-    commands = {"check": _check, "prune": _prune, "migrate": _migrate, "audit": _audit, "baseline": _baseline, "explain": _explain, "graph": _graph}
+    if (
+        getattr(arguments, "config", None)
+        and getattr(arguments, "config_path", None)
+        and arguments.config != arguments.config_path
+    ):
+        parser.error(
+            f"two configurations given ({arguments.config_path} and --config {arguments.config}): name one"
+        )
+    commands = {
+        "check": _check,
+        "prune": _prune,
+        "migrate": _migrate,
+        "audit": _audit,
+        "baseline": _baseline,
+        "explain": _explain,
+        "graph": _graph,
+    }
     if arguments.command not in commands:
         parser.print_help()
         return 2
@@ -209,7 +331,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except OutputLost as lost:
         _discard_output()
-        sys.stderr.write(f"layering: error: cannot write to standard output ({lost}); the report is lost\n")
+        sys.stderr.write(
+            f"layering: error: cannot write to standard output ({lost}); the report is lost\n"
+        )
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("layering: interrupted (Ctrl-C)\n")
@@ -238,7 +362,9 @@ def _check(arguments: argparse.Namespace) -> int:
         if arguments.verify_cache:
             from layering.commands.verify_cache import verify_cache
 
-            report, disagreements = verify_cache(settings, tuple(arguments.contract), selection, arguments.chains, arguments.python)
+            report, disagreements = verify_cache(
+                settings, tuple(arguments.contract), selection, arguments.chains, arguments.python
+            )
         else:
             report = check_settings(
                 settings,
@@ -264,7 +390,9 @@ def _check(arguments: argparse.Namespace) -> int:
     for disagreement in disagreements:
         sys.stderr.write(f"layering: error: cache entry disagrees: {disagreement}\n")
     if disagreements:
-        sys.stderr.write(f"layering: error: {len(disagreements)} cache {'entry disagrees' if len(disagreements) == 1 else 'entries disagree'} with the files; remove the cache directory, and find who wrote it\n")
+        sys.stderr.write(
+            f"layering: error: {len(disagreements)} cache {'entry disagrees' if len(disagreements) == 1 else 'entries disagree'} with the files; remove the cache directory, and find who wrote it\n"
+        )
         return 2
     return report.exit_code
 
@@ -284,9 +412,17 @@ def _prune(arguments: argparse.Namespace) -> int:
         return 2
     shown = _renderer("text").relative_path(settings.path)
     for removal in removed:
-        where = f"{removal.entry.option}[{removal.entry.index}]" if removal.entry.index is not None else removal.entry.option
-        what = f"name {removal.entry.name!r} of {where}" if removal.entry.name is not None else where
-        _out(f"{shown}: removed {what} {removal.entry.text!r} from contract '{removal.contract}'\n")
+        where = (
+            f"{removal.entry.option}[{removal.entry.index}]"
+            if removal.entry.index is not None
+            else removal.entry.option
+        )
+        what = (
+            f"name {removal.entry.name!r} of {where}" if removal.entry.name is not None else where
+        )
+        _out(
+            f"{shown}: removed {what} {removal.entry.text!r} from contract '{removal.contract}'\n"
+        )
     for note in skipped:
         _out(f"{shown}: {note}\n")
     if not removed:
@@ -305,17 +441,35 @@ def _baseline(arguments: argparse.Namespace) -> int:
 
     if arguments.jobs is not None and arguments.jobs < 1:
         return _usage_error("--jobs takes a number of 1 or more")
-    comment = arguments.comment if arguments.comment is not None else f"baseline {datetime.date.today().isoformat()}"
+    comment = (
+        arguments.comment
+        if arguments.comment is not None
+        else f"baseline {datetime.date.today().isoformat()}"
+    )
     if "\n" in comment or "\r" in comment:
         return _usage_error("--comment takes one line of text")
     selection = ProbeSelection.STATIC if arguments.no_probe else ProbeSelection.ALL
     try:
         settings = locate_settings(_config(arguments))
-        outcome = baseline(settings, comment, arguments.contract, selection, jobs=arguments.jobs, dry_run=arguments.dry_run)
+        outcome = baseline(
+            settings,
+            comment,
+            arguments.contract,
+            selection,
+            jobs=arguments.jobs,
+            dry_run=arguments.dry_run,
+        )
     except ConfigError as error:
         _write_error("text", error)
         return 2
-    _out(render(outcome, _renderer("text").relative_path(settings.path), settings.file_format, arguments.dry_run))
+    _out(
+        render(
+            outcome,
+            _renderer("text").relative_path(settings.path),
+            settings.file_format,
+            arguments.dry_run,
+        )
+    )
     return outcome.exit_code
 
 
@@ -327,7 +481,13 @@ def _explain(arguments: argparse.Namespace) -> int:
 
     try:
         settings = locate_settings(arguments.config)
-        explanation = explain(settings, arguments.importer, arguments.imported, arguments.chains, use_cache=not arguments.no_cache)
+        explanation = explain(
+            settings,
+            arguments.importer,
+            arguments.imported,
+            arguments.chains,
+            use_cache=not arguments.no_cache,
+        )
     except ConfigError as error:
         _write_error(arguments.format, error)
         return 2
@@ -342,7 +502,9 @@ def _migrate(arguments: argparse.Namespace) -> int:
 
     try:
         settings = locate_settings(_config(arguments))
-        migration = migrate(settings, arguments.to, force=arguments.force, dry_run=arguments.dry_run)
+        migration = migrate(
+            settings, arguments.to, force=arguments.force, dry_run=arguments.dry_run
+        )
     except ConfigError as error:
         _write_error("text", error)
         return 2
@@ -369,7 +531,12 @@ def _audit(arguments: argparse.Namespace) -> int:
         return _usage_error("--jobs takes a number of 1 or more")
     progress = ProgressLine() if _progress_allowed() else None
     try:
-        report = audit(locate_settings(_config(arguments)), arguments.contract, jobs=arguments.jobs, progress=progress)
+        report = audit(
+            locate_settings(_config(arguments)),
+            arguments.contract,
+            jobs=arguments.jobs,
+            progress=progress,
+        )
     except ConfigError as error:
         if progress:
             progress.erase()
@@ -407,12 +574,36 @@ def _graph_parser(commands) -> None:
         epilog=GRAPH_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    graph.add_argument("package", nargs="?", metavar="PACKAGE", help="a package of the root packages (default: the root packages)")
-    graph.add_argument("--depth", type=_depth, metavar="N", default=None, help="name components kept (default: one level below PACKAGE)")
-    graph.add_argument("--format", choices=GRAPH_FORMATS, default="mermaid", help="mermaid (GitHub renders it), dot (graphviz) or json; default: mermaid")
-    graph.add_argument("--config", metavar="PATH", help="the configuration file (default: found as for check)")
-    graph.add_argument("--no-contracts", action="store_true", help="draw the graph without checking the contracts")
-    graph.add_argument("--no-cache", action="store_true", help="check the contracts without reading or writing the cache")
+    graph.add_argument(
+        "package",
+        nargs="?",
+        metavar="PACKAGE",
+        help="a package of the root packages (default: the root packages)",
+    )
+    graph.add_argument(
+        "--depth",
+        type=_depth,
+        metavar="N",
+        default=None,
+        help="name components kept (default: one level below PACKAGE)",
+    )
+    graph.add_argument(
+        "--format",
+        choices=GRAPH_FORMATS,
+        default="mermaid",
+        help="mermaid (GitHub renders it), dot (graphviz) or json; default: mermaid",
+    )
+    graph.add_argument(
+        "--config", metavar="PATH", help="the configuration file (default: found as for check)"
+    )
+    graph.add_argument(
+        "--no-contracts", action="store_true", help="draw the graph without checking the contracts"
+    )
+    graph.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="check the contracts without reading or writing the cache",
+    )
 
 
 def _depth(value: str) -> int:
@@ -429,8 +620,11 @@ def _graph(arguments: argparse.Namespace) -> int:
 
     try:
         run = draw_graph(
-            locate_settings(arguments.config), arguments.package, arguments.depth,
-            contracts=not arguments.no_contracts, use_cache=not arguments.no_cache,
+            locate_settings(arguments.config),
+            arguments.package,
+            arguments.depth,
+            contracts=not arguments.no_contracts,
+            use_cache=not arguments.no_cache,
         )
     except ConfigError as error:
         if arguments.format == "json":
@@ -440,15 +634,24 @@ def _graph(arguments: argparse.Namespace) -> int:
     text = graph_formats.render(arguments.format, run.graph, run.exit_code)
     if run.report is not None:
         sys.stderr.write(_renderer("text").warning_lines(run.report))
-        sys.stderr.write("".join(f"layering: error: {line}\n" for line in graph_formats.error_lines(run.report)))
-    sys.stderr.write("".join(f"layering: note: {note}\n" for note in graph_formats.notes(run.graph, arguments.format, text)))
+        sys.stderr.write(
+            "".join(f"layering: error: {line}\n" for line in graph_formats.error_lines(run.report))
+        )
+    sys.stderr.write(
+        "".join(
+            f"layering: note: {note}\n"
+            for note in graph_formats.notes(run.graph, arguments.format, text)
+        )
+    )
     _out(text)
     return run.exit_code
 
 
 def _colour() -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set to anything (no-color.org)."""
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    return (
+        sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    )
 
 
 def _renderer(format: str):
@@ -477,7 +680,9 @@ def _write_error(format: str, error) -> None:
 
 def _progress_allowed() -> bool:
     """A progress line only on a terminal that takes control codes."""
-    return sys.stderr.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    return (
+        sys.stderr.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    )
 
 
 class ProgressLine:
@@ -525,5 +730,9 @@ def run() -> None:
 def _watched() -> bool:
     if sys.getprofile() is not None or sys.gettrace() is not None:
         return True
-    monitoring = getattr(sys, "monitoring", None)  # Python 3.12+: cProfile and coverage register here
-    return monitoring is not None and any(monitoring.get_tool(tool) is not None for tool in range(6))
+    monitoring = getattr(
+        sys, "monitoring", None
+    )  # Python 3.12+: cProfile and coverage register here
+    return monitoring is not None and any(
+        monitoring.get_tool(tool) is not None for tool in range(6)
+    )

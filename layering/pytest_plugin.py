@@ -96,7 +96,9 @@ class _State:
             self.target = (base / ini).resolve()
         for arg in config.args if config.args_source is pytest.Config.ArgsSource.ARGS else ():
             self.explicit.add((config.invocation_params.dir / arg.split("::")[0]).resolve())
-        if self.target is not None and (option or config.args_source is not pytest.Config.ArgsSource.ARGS):
+        if self.target is not None and (
+            option or config.args_source is not pytest.Config.ArgsSource.ARGS
+        ):
             if not self._reached(self.target):
                 config.args.append(str(self.target))
 
@@ -122,7 +124,7 @@ class _State:
 
     # --- the engine, run lazily -------------------------------------------------------------
 
-    def static_result(self, path: Path, key: str) -> "ContractResult":
+    def static_result(self, path: Path, key: str) -> ContractResult:
         """All selected static contracts of `path` are decided by one run, at the first of them."""
         from layering.commands.check import ProbeSelection
 
@@ -133,14 +135,14 @@ class _State:
             runs.update(dict.fromkeys(keys, outcome))
         return _find(runs[key], key, path)
 
-    def probe_result(self, path: Path, key: str) -> "ContractResult":
+    def probe_result(self, path: Path, key: str) -> ContractResult:
         if (path, key) not in self.probe_runs:
             from layering.commands.check import ProbeSelection
 
             self.probe_runs[(path, key)] = self._run(path, [key], ProbeSelection.PROBES)
         return _find(self.probe_runs[(path, key)], key, path)
 
-    def _run(self, path: Path, keys: list[str], selection: Any) -> "RunReport | ConfigError":
+    def _run(self, path: Path, keys: list[str], selection: Any) -> RunReport | ConfigError:
         from layering.commands.check import check_settings
         from layering.domain.errors import ConfigError
         from layering.engine.config import locate_settings
@@ -168,11 +170,13 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_STATE] = _State(config)
 
 
-def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> "ContractsFile | None":
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ContractsFile | None:
     state = parent.config.stash.get(_STATE, None)
     if state is None:
         return None
-    if file_path.name not in (CONTRACTS_FILE, PYPROJECT_FILE) and (state.target is None or file_path.name != state.target.name):
+    if file_path.name not in (CONTRACTS_FILE, PYPROJECT_FILE) and (
+        state.target is None or file_path.name != state.target.name
+    ):
         return None
     if not state.wants(file_path):
         return None
@@ -180,7 +184,9 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> "Contracts
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
     """Remember which static contracts are still selected (after -k and -m), to run only those."""
     state = config.stash.get(_STATE, None)
     if state is None:
@@ -201,7 +207,7 @@ class ExpectedBreak(Exception):
     """Broken as the configuration expects: turned into an xfail by the strict xfail mark."""
 
 
-def _find(outcome: "RunReport | ConfigError", key: str, path: Path) -> "ContractResult":
+def _find(outcome: RunReport | ConfigError, key: str, path: Path) -> ContractResult:
     from layering.domain.errors import ConfigError
     from layering.reporting import text
 
@@ -210,10 +216,12 @@ def _find(outcome: "RunReport | ConfigError", key: str, path: Path) -> "Contract
     for result in outcome.results:
         if result.contract_id == key:
             return result
-    raise ContractFailure(f"{path.name}: contract '{key}' was not checked (the configuration changed since collection?)")
+    raise ContractFailure(
+        f"{path.name}: contract '{key}' was not checked (the configuration changed since collection?)"
+    )
 
 
-def _lines(header: str, result: "ContractResult") -> str:
+def _lines(header: str, result: ContractResult) -> str:
     from layering.reporting import text
 
     return "\n".join([header, *text.violation_lines(result)])
@@ -279,7 +287,9 @@ class ContractsFile(pytest.File):
 
 
 class _LayeringItem(pytest.Item):
-    def __init__(self, *, key: str, contract_name: str, type_name: str, line: int, **kwargs: Any) -> None:
+    def __init__(
+        self, *, key: str, contract_name: str, type_name: str, line: int, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.key = key
         self.contract_name = contract_name
@@ -290,7 +300,7 @@ class _LayeringItem(pytest.Item):
     def is_probe(self) -> bool:
         return self.type_name == "probe"
 
-    def contract_result(self) -> "ContractResult":
+    def contract_result(self) -> ContractResult:
         state = _state(self.config)
         if self.is_probe:
             return state.probe_result(self.path, self.key)
@@ -302,9 +312,13 @@ class _LayeringItem(pytest.Item):
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        return self.path, max(self.line - 1, 0), f"{self.type_name} contract {self.nodeid.partition('::')[2]}"
+        return (
+            self.path,
+            max(self.line - 1, 0),
+            f"{self.type_name} contract {self.nodeid.partition('::')[2]}",
+        )
 
-    def _conclude(self, verdict: Any, header: str, result: "ContractResult") -> None:
+    def _conclude(self, verdict: Any, header: str, result: ContractResult) -> None:
         from layering.domain.results import Verdict
 
         message = _lines(f"{header} {verdict.label}", result)
@@ -367,7 +381,11 @@ class ProbeContractNode(pytest.Collector):
                 )
             items.append(item)
         for module in self.controls:
-            items.append(ProbeItem.from_parent(self, name=f"control:{module}", item_key=f"control:{module}", **self.common))
+            items.append(
+                ProbeItem.from_parent(
+                    self, name=f"control:{module}", item_key=f"control:{module}", **self.common
+                )
+            )
         return items
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
@@ -389,16 +407,20 @@ class ProbeItem(_LayeringItem):
         if found is None:
             if not result.verdict.passes:
                 self._conclude(result.verdict, header, result)
-            raise ContractFailure(f"{header}: not probed (the configuration or the package changed since collection?)")
+            raise ContractFailure(
+                f"{header}: not probed (the configuration or the package changed since collection?)"
+            )
         self.user_properties.append(("layering_verdict", found.verdict.value))
-        self._conclude(found.verdict, header, result._replace(violations=found.violations, notes=()))
+        self._conclude(
+            found.verdict, header, result._replace(violations=found.violations, notes=())
+        )
 
 
 # --- fixtures ------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="session")
-def layering_report(pytestconfig: pytest.Config) -> "RunReport":
+def layering_report(pytestconfig: pytest.Config) -> RunReport:
     """The RunReport of the configured contracts file (else the one found from the rootdir)."""
     from layering.api import check
     from layering.domain.errors import ConfigError

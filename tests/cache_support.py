@@ -24,7 +24,9 @@ def read_cache_file(path: str | Path) -> Any:
     from layering.adapters.import_cache import FORMAT as IMPORTS_FORMAT
     from layering.adapters.result_cache import FORMAT, read_marshal
 
-    return read_marshal(str(path), IMPORTS_FORMAT if str(path).endswith("imports.marshal") else FORMAT)
+    return read_marshal(
+        str(path), IMPORTS_FORMAT if str(path).endswith("imports.marshal") else FORMAT
+    )
 
 
 def write_cache_file(path: str | Path, data: Any) -> None:
@@ -33,7 +35,9 @@ def write_cache_file(path: str | Path, data: Any) -> None:
     from layering.adapters.import_cache import FORMAT as IMPORTS_FORMAT
     from layering.adapters.result_cache import FORMAT, write_marshal
 
-    write_marshal(str(path), data, IMPORTS_FORMAT if str(path).endswith("imports.marshal") else FORMAT)
+    write_marshal(
+        str(path), data, IMPORTS_FORMAT if str(path).endswith("imports.marshal") else FORMAT
+    )
 
 
 def _stored(root: Path) -> dict[str, Any]:
@@ -133,14 +137,23 @@ decided (`decided`: names and lines read, the cache not yet written)."""
 PHASES = ("walked", "scanned", "read_again", "decided")
 
 
-def check_with_edit_during(root: Path, phase: str, changes: dict[str, str], *args: str, read_first: str | None = None) -> subprocess.CompletedProcess:
+def check_with_edit_during(
+    root: Path, phase: str, changes: dict[str, str], *args: str, read_first: str | None = None
+) -> subprocess.CompletedProcess:
     """`layering check ARGS` in `root`, the files `changes` names written (path -> text) during
     it at `phase` (see `EDIT_DURING`; at `scanned`, once grimp has read module `read_first`),
     or after it where the run never came to that moment (every verdict came from the cache)."""
     plan = root / "edit-during.json"
     plan.write_text(json.dumps([changes, read_first]), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONPATH")}
-    during = subprocess.run([sys.executable, "-c", EDIT_DURING, phase, str(plan), "check", *args], cwd=root, capture_output=True, text=True, env=env, timeout=120)
+    during = subprocess.run(
+        [sys.executable, "-c", EDIT_DURING, phase, str(plan), "check", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     if plan.exists():
         for path, text in changes.items():
             with open(path, "w", encoding="utf-8") as handle:

@@ -19,7 +19,11 @@ def _links(links) -> list[list[str]]:
 
 def _detailed(chain) -> dict:
     """A route: its main chain, and the other first and last imports grimp found beside it."""
-    return {"chain": _links(chain["chain"]), "extra_firsts": _links(chain["extra_firsts"]), "extra_lasts": _links(chain["extra_lasts"])}
+    return {
+        "chain": _links(chain["chain"]),
+        "extra_firsts": _links(chain["extra_firsts"]),
+        "extra_lasts": _links(chain["extra_lasts"]),
+    }
 
 
 def findings(contract, check) -> dict:
@@ -27,23 +31,56 @@ def findings(contract, check) -> dict:
     kind = type(contract).__name__
     if kind == "ForbiddenContract":
         return {
-            "pairs": [[d["downstream_module"], d["upstream_module"]] for d in metadata["invalid_chains"]],
-            "routes": [{"pair": [d["downstream_module"], d["upstream_module"]], "chain": _links(c), "extra_firsts": [], "extra_lasts": []} for d in metadata["invalid_chains"] for c in d["chains"]],
+            "pairs": [
+                [d["downstream_module"], d["upstream_module"]] for d in metadata["invalid_chains"]
+            ],
+            "routes": [
+                {
+                    "pair": [d["downstream_module"], d["upstream_module"]],
+                    "chain": _links(c),
+                    "extra_firsts": [],
+                    "extra_lasts": [],
+                }
+                for d in metadata["invalid_chains"]
+                for c in d["chains"]
+            ],
         }
     if kind == "LayersContract":
         return {
             "pairs": [[d["importer"], d["imported"]] for d in metadata["invalid_dependencies"]],
-            "routes": [{"pair": [d["importer"], d["imported"]], **_detailed(r)} for d in metadata["invalid_dependencies"] for r in d["routes"]],
+            "routes": [
+                {"pair": [d["importer"], d["imported"]], **_detailed(r)}
+                for d in metadata["invalid_dependencies"]
+                for r in d["routes"]
+            ],
         }
     if kind == "IndependenceContract":
         return {
-            "pairs": [[d["downstream_module"], d["upstream_module"]] for d in metadata["invalid_chains"]],
-            "routes": [{"pair": [d["downstream_module"], d["upstream_module"]], **_detailed(c)} for d in metadata["invalid_chains"] for c in d["chains"]],
+            "pairs": [
+                [d["downstream_module"], d["upstream_module"]] for d in metadata["invalid_chains"]
+            ],
+            "routes": [
+                {"pair": [d["downstream_module"], d["upstream_module"]], **_detailed(c)}
+                for d in metadata["invalid_chains"]
+                for c in d["chains"]
+            ],
         }
     if kind == "ProtectedContract":
-        return {"links": [link for found in metadata["illegal_imports"] for link in _links(found.illegal_links)]}
+        return {
+            "links": [
+                link
+                for found in metadata["illegal_imports"]
+                for link in _links(found.illegal_links)
+            ]
+        }
     if kind == "AcyclicSiblingsContract":
-        return {"links": [[a, b] for breakers in metadata["cycle_breakers_by_package"].values() for a, b in breakers]}
+        return {
+            "links": [
+                [a, b]
+                for breakers in metadata["cycle_breakers_by_package"].values()
+                for a, b in breakers
+            ]
+        }
     raise ValueError(f"no reading of {kind}")
 
 
@@ -62,8 +99,13 @@ def main(config: str, source_root: str) -> None:
     report = use_cases.create_report(options, cache_dir=None)
     graph = report.graph
     result = {
-        "imports": sorted([m, n] for m in graph.modules for n in graph.find_modules_directly_imported_by(m)),
-        "contracts": {contract.name: {"kept": check.kept, **findings(contract, check)} for contract, check in report.get_contracts_and_checks()},
+        "imports": sorted(
+            [m, n] for m in graph.modules for n in graph.find_modules_directly_imported_by(m)
+        ),
+        "contracts": {
+            contract.name: {"kept": check.kept, **findings(contract, check)}
+            for contract, check in report.get_contracts_and_checks()
+        },
     }
     print(json.dumps(result, sort_keys=True))
 

@@ -20,7 +20,9 @@ from pathlib import Path
 
 try:
     import tomllib
-except ModuleNotFoundError:  # Python 3.10, as layering reads TOML there; the tests take it from here
+except (
+    ModuleNotFoundError
+):  # Python 3.10, as layering reads TOML there; the tests take it from here
     import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[1]
@@ -129,14 +131,18 @@ ancestors = ["tensorrt_llm"]
 
 def copy_example(root: Path) -> Path:
     """A copy of the bundled example under `root` (reports and caches never touch the repository's)."""
-    shutil.copytree(REPO / "examples", root / "examples", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "examples", root / "examples", ignore=shutil.ignore_patterns("__pycache__")
+    )
     return root
 
 
 def shop_config(ids=None) -> str:
     """contracts.toml for SHOP with the contracts `ids` (default: every one)."""
     header = 'root_packages = ["shop"]\nsource_roots = ["src"]\ncache_dir = false\n'
-    return header + "".join(f'\n[[contracts]]\nid = "{i}"\n{SHOP_CONTRACTS[i]}\n' for i in ids or SHOP_CONTRACTS)
+    return header + "".join(
+        f'\n[[contracts]]\nid = "{i}"\n{SHOP_CONTRACTS[i]}\n' for i in ids or SHOP_CONTRACTS
+    )
 
 
 def write_files(root: Path, files: dict[str, str]) -> Path:
@@ -147,12 +153,21 @@ def write_files(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def run_layering(root: Path, *args: str, hash_seed: str | None = None) -> subprocess.CompletedProcess:
+def run_layering(
+    root: Path, *args: str, hash_seed: str | None = None
+) -> subprocess.CompletedProcess:
     """`python -m layering ARGS` in `root`, as a user runs it; `hash_seed` sets PYTHONHASHSEED."""
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONHASHSEED")}
     if hash_seed is not None:
         env["PYTHONHASHSEED"] = hash_seed
-    return subprocess.run([sys.executable, "-m", "layering", *args], cwd=root, capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "layering", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
 
 
 def json_report(root: Path, *args: str) -> dict:
@@ -194,7 +209,12 @@ def _imports_in(body: list[ast.stmt], scopes: tuple[str, ...]):
             yield from _imports_in(node.body, scopes + ("TYPE_CHECKING",))
             yield from _imports_in(node.orelse, scopes)
         elif isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
-            for block in (node.body, node.orelse, node.finalbody, *(h.body for h in node.handlers)):
+            for block in (
+                node.body,
+                node.orelse,
+                node.finalbody,
+                *(h.body for h in node.handlers),
+            ):
                 yield from _imports_in(block, scopes + ("try",))
         else:
             for field in ("body", "orelse", "finalbody"):
@@ -268,7 +288,13 @@ class Sources:
             tree = ast.parse(path.read_text(encoding="utf-8"))
             package = self._package(module)
             found = [
-                Statement(node.lineno, node.end_lineno or node.lineno, frozenset(self._imported(node, package)), node, _qualifiers(scopes))
+                Statement(
+                    node.lineno,
+                    node.end_lineno or node.lineno,
+                    frozenset(self._imported(node, package)),
+                    node,
+                    _qualifiers(scopes),
+                )
                 for node, scopes in _imports_in(tree.body, ())
             ]
             self._statements[module] = sorted(found, key=lambda s: s.first)
@@ -277,14 +303,18 @@ class Sources:
     def _imported(self, node: ast.Import | ast.ImportFrom, package: str) -> set[str]:
         return {m for alias in node.names for m in self._alias_imports(node, alias, package)}
 
-    def imported_by(self, node: ast.Import | ast.ImportFrom, alias: ast.alias, module: str) -> set[str]:
+    def imported_by(
+        self, node: ast.Import | ast.ImportFrom, alias: ast.alias, module: str
+    ) -> set[str]:
         """What one name of an import statement of `module`'s file imports."""
         return self._alias_imports(node, alias, self._package(module))
 
     def _package(self, module: str) -> str:
         return module if self.files[module].name == "__init__.py" else module.rpartition(".")[0]
 
-    def _alias_imports(self, node: ast.Import | ast.ImportFrom, alias: ast.alias, package: str) -> set[str]:
+    def _alias_imports(
+        self, node: ast.Import | ast.ImportFrom, alias: ast.alias, package: str
+    ) -> set[str]:
         if isinstance(node, ast.Import):
             if self.is_internal(alias.name):
                 return {self._nearest(alias.name)}
@@ -302,26 +332,42 @@ class Sources:
         if isinstance(node, ast.Import):
             return []
         base = absolute_base(node, self._package(module))
-        return sorted({a.name for a in node.names if imported in self.imported_by(node, a, module) and f"{base}.{a.name}" != imported})
+        return sorted(
+            {
+                a.name
+                for a in node.names
+                if imported in self.imported_by(node, a, module) and f"{base}.{a.name}" != imported
+            }
+        )
 
     def check_details(self, statement: Statement, shown: dict, what: str) -> None:
         """A hop or finding shows the names and qualifiers of its statement."""
         names = self.names(statement, shown["importer"], shown["imported"])
-        assert list(shown["names"]) == names, f"{what}: shows the names {shown['names']}, the statement imports {names} from {shown['imported']}"
-        assert set(shown["qualifiers"]) == statement.qualifiers, f"{what}: shows {shown['qualifiers']}, the statement is {sorted(statement.qualifiers)}"
+        assert list(shown["names"]) == names, (
+            f"{what}: shows the names {shown['names']}, the statement imports {names} from {shown['imported']}"
+        )
+        assert set(shown["qualifiers"]) == statement.qualifiers, (
+            f"{what}: shows {shown['qualifiers']}, the statement is {sorted(statement.qualifiers)}"
+        )
 
     def statements_importing(self, importer: str, imported: str) -> list[Statement]:
         return [s for s in self.statements(importer) if imported in s.imports]
 
-    def statement_at(self, path: str, line: int, importer: str, imported: str, what: str) -> Statement:
+    def statement_at(
+        self, path: str, line: int, importer: str, imported: str, what: str
+    ) -> Statement:
         """The import statement of `importer`'s file that spans `line` and imports `imported`;
         fails, saying what the report claimed, when there is none."""
         module = self.module_at(path)
-        assert module == importer, f"{what}: {path} is the file of {module}, not of the importer {importer}"
+        assert module == importer, (
+            f"{what}: {path} is the file of {module}, not of the importer {importer}"
+        )
         spanning = [s for s in self.statements(module) if s.first <= line <= s.last]
         assert spanning, f"{what}: {path}:{line} is inside no import statement"
         importing = [s for s in spanning if imported in s.imports]
-        assert importing, f"{what}: the statement at {path}:{line} imports {sorted(spanning[0].imports)}, not {imported}"
+        assert importing, (
+            f"{what}: the statement at {path}:{line} imports {sorted(spanning[0].imports)}, not {imported}"
+        )
         return importing[0]
 
 
@@ -336,18 +382,33 @@ def check_chain(sources: Sources, chain: list[dict], source: str, target: str, w
     starts = [s.strip() for s in source.split(",")]
     ends = [t.strip() for t in target.split(",")]
     for number, hop in enumerate(chain):
-        statement = sources.statement_at(hop["path"], hop["line"], hop["importer"], hop["imported"], f"{what}, hop {number + 1}")
+        statement = sources.statement_at(
+            hop["path"], hop["line"], hop["importer"], hop["imported"], f"{what}, hop {number + 1}"
+        )
         sources.check_details(statement, hop, f"{what}, hop {number + 1}")
     for before, after in zip(chain, chain[1:]):
-        assert before["imported"] == after["importer"], f"{what}: {before['imported']} then {after['importer']}: the hops do not link"
-    assert any(within(chain[0]["importer"], s) for s in starts), f"{what}: starts at {chain[0]['importer']}, not in {source}"
-    assert any(within(chain[-1]["imported"], t) for t in ends), f"{what}: ends at {chain[-1]['imported']}, not in {target}"
+        assert before["imported"] == after["importer"], (
+            f"{what}: {before['imported']} then {after['importer']}: the hops do not link"
+        )
+    assert any(within(chain[0]["importer"], s) for s in starts), (
+        f"{what}: starts at {chain[0]['importer']}, not in {source}"
+    )
+    assert any(within(chain[-1]["imported"], t) for t in ends), (
+        f"{what}: ends at {chain[-1]['imported']}, not in {target}"
+    )
     for hop in chain[1:]:
-        assert not any(within(hop["importer"], m) for m in starts + ends), f"{what}: passes through {hop['importer']}"
+        assert not any(within(hop["importer"], m) for m in starts + ends), (
+            f"{what}: passes through {hop['importer']}"
+        )
 
 
 IMPORT_CODES = {"LY001", "LY002", "LY003", "LY004", "LY011", "LY012", "LY013", "LY014"}
-GRAPH_CODES = {"LY011", "LY012", "LY013", "LY014"}  # one finding per statement of each import named
+GRAPH_CODES = {
+    "LY011",
+    "LY012",
+    "LY013",
+    "LY014",
+}  # one finding per statement of each import named
 
 
 def check_report(document: dict, sources: Sources) -> int:
@@ -363,43 +424,98 @@ def check_report(document: dict, sources: Sources) -> int:
             if violation["code"] not in IMPORT_CODES:
                 continue
             what = f"{name}, {violation['code']} at {violation['path']}:{violation['line']}"
-            statement = sources.statement_at(violation["path"], violation["line"], violation["importer"], violation["imported"], what)
+            statement = sources.statement_at(
+                violation["path"],
+                violation["line"],
+                violation["importer"],
+                violation["imported"],
+                what,
+            )
             sources.check_details(statement, violation, what)
             checked += 1
             for number, hop in enumerate(violation["chain"]):
-                statement = sources.statement_at(hop["path"], hop["line"], hop["importer"], hop["imported"], f"{what}, hop {number + 1}")
+                statement = sources.statement_at(
+                    hop["path"],
+                    hop["line"],
+                    hop["importer"],
+                    hop["imported"],
+                    f"{what}, hop {number + 1}",
+                )
                 sources.check_details(statement, hop, f"{what}, hop {number + 1}")
                 checked += 1
         shown_by_import: dict[tuple[str, str], set[int]] = {}
         for violation in contract["violations"]:
             if violation["code"] in GRAPH_CODES:
-                statement = sources.statement_at(violation["path"], violation["line"], violation["importer"], violation["imported"], name)
-                shown_by_import.setdefault((violation["importer"], violation["imported"]), set()).add(statement.first)
+                statement = sources.statement_at(
+                    violation["path"],
+                    violation["line"],
+                    violation["importer"],
+                    violation["imported"],
+                    name,
+                )
+                shown_by_import.setdefault(
+                    (violation["importer"], violation["imported"]), set()
+                ).add(statement.first)
         for (importer, imported), shown in shown_by_import.items():
             every = {s.first for s in sources.statements_importing(importer, imported)}
-            assert shown == every, f"{name}: {importer} imports {imported} at {sorted(every)}, the findings show {sorted(shown)}"
+            assert shown == every, (
+                f"{name}: {importer} imports {imported} at {sorted(every)}, the findings show {sorted(shown)}"
+            )
         for cut in contract["cut"]:
             what = f"{name}, cut import {cut['importer']} -> {cut['imported']}"
-            statements = [sources.statement_at(cut["path"], line, cut["importer"], cut["imported"], what) for line in cut["lines"]]
+            statements = [
+                sources.statement_at(cut["path"], line, cut["importer"], cut["imported"], what)
+                for line in cut["lines"]
+            ]
             shown = {s.first for s in statements}
-            names = sorted({n for s in statements for n in sources.names(s, cut["importer"], cut["imported"])})
-            assert cut["names"] == names, f"{what}: shows the names {cut['names']}, its statements import {names}"
-            assert set(cut["qualifiers"]) == {q for s in statements for q in s.qualifiers}, f"{what}: shows {cut['qualifiers']}"
-            every = {s.first for s in sources.statements_importing(cut["importer"], cut["imported"])}
-            assert shown == every, f"{what}: lines {cut['lines']} show the statements at {sorted(shown)}, the file has them at {sorted(every)}"
-            assert len(cut["lines"]) == len(shown), f"{what}: lines {cut['lines']} name a statement twice"
+            names = sorted(
+                {n for s in statements for n in sources.names(s, cut["importer"], cut["imported"])}
+            )
+            assert cut["names"] == names, (
+                f"{what}: shows the names {cut['names']}, its statements import {names}"
+            )
+            assert set(cut["qualifiers"]) == {q for s in statements for q in s.qualifiers}, (
+                f"{what}: shows {cut['qualifiers']}"
+            )
+            every = {
+                s.first for s in sources.statements_importing(cut["importer"], cut["imported"])
+            }
+            assert shown == every, (
+                f"{what}: lines {cut['lines']} show the statements at {sorted(shown)}, the file has them at {sorted(every)}"
+            )
+            assert len(cut["lines"]) == len(shown), (
+                f"{what}: lines {cut['lines']} name a statement twice"
+            )
             check_chain(sources, cut["chain"], cut["source"], cut["target"], f"{what}, example")
-            assert (cut["importer"], cut["imported"]) in {(h["importer"], h["imported"]) for h in cut["chain"]}, f"{what}: the example does not cross it"
+            assert (cut["importer"], cut["imported"]) in {
+                (h["importer"], h["imported"]) for h in cut["chain"]
+            }, f"{what}: the example does not cross it"
             checked += len(cut["lines"]) + len(cut["chain"])
         for group in contract["chain_groups"]:
-            assert len(group["listed"]) == group["chains"], f"{name}: --chains all listed {len(group['listed'])} of {group['chains']} chains"
+            assert len(group["listed"]) == group["chains"], (
+                f"{name}: --chains all listed {len(group['listed'])} of {group['chains']} chains"
+            )
             for number, chain in enumerate(group["listed"]):
-                check_chain(sources, chain, group["source"], group["target"], f"{name}, chain {number + 1} from {group['source']} to {group['target']}")
+                check_chain(
+                    sources,
+                    chain,
+                    group["source"],
+                    group["target"],
+                    f"{name}, chain {number + 1} from {group['source']} to {group['target']}",
+                )
                 checked += len(chain)
-            cut = {(c["importer"], c["imported"]) for c in contract["cut"] if (c["source"], c["target"]) == (group["source"], group["target"])}
-            assert len(cut) == group["cut"], f"{name}: the group says {group['cut']} imports to cut, the cut lists {len(cut)}"
+            cut = {
+                (c["importer"], c["imported"])
+                for c in contract["cut"]
+                if (c["source"], c["target"]) == (group["source"], group["target"])
+            }
+            assert len(cut) == group["cut"], (
+                f"{name}: the group says {group['cut']} imports to cut, the cut lists {len(cut)}"
+            )
             for chain in group["listed"]:
-                assert cut & {(h["importer"], h["imported"]) for h in chain}, f"{name}: a listed chain crosses no import of the cut"
+                assert cut & {(h["importer"], h["imported"]) for h in chain}, (
+                    f"{name}: a listed chain crosses no import of the cut"
+                )
     return checked
 
 
@@ -412,13 +528,22 @@ def importlinter_config(config: str) -> str:
     """The import-linter configuration (TOML) of the contracts of a layering `config` that
     import-linter has, each named by its id; external packages included, as layering reads them."""
     data = tomllib.loads(config)
-    lines = ["[tool.importlinter]", f"root_packages = {json.dumps(data['root_packages'])}", "include_external_packages = true", ""]
+    lines = [
+        "[tool.importlinter]",
+        f"root_packages = {json.dumps(data['root_packages'])}",
+        "include_external_packages = true",
+        "",
+    ]
     for contract in data["contracts"]:
         if contract["type"] not in IMPORTLINTER_TYPES:
             continue
         lines.append("[[tool.importlinter.contracts]]")
         lines.append(f"name = {json.dumps(contract['id'])}")
-        lines.extend(f"{key} = {json.dumps(value)}" for key, value in contract.items() if key not in ("id", "name", "allow"))
+        lines.extend(
+            f"{key} = {json.dumps(value)}"
+            for key, value in contract.items()
+            if key not in ("id", "name", "allow")
+        )
         lines.append("")
     return "\n".join(lines)
 
@@ -430,8 +555,17 @@ def importlinter_findings(root: Path, config: str, source_root: str) -> dict:
     path.write_text(importlinter_config(config), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     run = subprocess.run(
-        [sys.executable, str(Path(__file__).with_name("importlinter_findings.py")), str(path), str(root / source_root)],
-        cwd=root, capture_output=True, text=True, env=env, timeout=300,
+        [
+            sys.executable,
+            str(Path(__file__).with_name("importlinter_findings.py")),
+            str(path),
+            str(root / source_root),
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout)
@@ -465,13 +599,19 @@ def _owner(module: str, packages: list[str]) -> str:
 def listed_chains(contract: dict) -> dict[tuple[str, str], list[list[tuple[str, str]]]]:
     """Per group (source, target), every chain the report lists with --chains all."""
     return {
-        (g["source"], g["target"]): [[(h["importer"], h["imported"]) for h in chain] for chain in g["listed"]]
+        (g["source"], g["target"]): [
+            [(h["importer"], h["imported"]) for h in chain] for chain in g["listed"]
+        ]
         for g in contract["chain_groups"]
     }
 
 
-def cut_of(contract: dict, group: "tuple[str, str] | None" = None) -> set[tuple[str, str]]:
-    return {(c["importer"], c["imported"]) for c in contract["cut"] if group is None or (c["source"], c["target"]) == group}
+def cut_of(contract: dict, group: tuple[str, str] | None = None) -> set[tuple[str, str]]:
+    return {
+        (c["importer"], c["imported"])
+        for c in contract["cut"]
+        if group is None or (c["source"], c["target"]) == group
+    }
 
 
 def _contract_modules(options: dict, member: str) -> list[str]:
@@ -479,12 +619,16 @@ def _contract_modules(options: dict, member: str) -> list[str]:
     the container that holds `member`): import-linter's chains between two never pass the others."""
     if options["type"] == "independence":
         return list(options["modules"])
-    layers = [name.strip() for layer in options["layers"] for name in layer.replace(":", "|").split("|")]
+    layers = [
+        name.strip() for layer in options["layers"] for name in layer.replace(":", "|").split("|")
+    ]
     container = next((c for c in options.get("containers", ()) if within(member, c)), None)
     return [f"{container}.{layer}" for layer in layers] if container else layers
 
 
-def compare_with_importlinter(contract: dict, options: dict, theirs: dict, imports: set[tuple[str, str]]) -> None:
+def compare_with_importlinter(
+    contract: dict, options: dict, theirs: dict, imports: set[tuple[str, str]]
+) -> None:
     """What a layering report shows for one contract agrees with import-linter's findings:
     the verdict; the broken pairs (exactly for layers and independence; for forbidden, every
     pair between which layering lists a chain is broken for import-linter too); that every
@@ -496,45 +640,71 @@ def compare_with_importlinter(contract: dict, options: dict, theirs: dict, impor
     source module, to the nearest target, so a target reached only beyond another is not an
     end of any chain it lists (an expected failure in tests/engine/test_importlinter_parity.py)."""
     name = contract["id"]
-    assert (contract["verdict"] == "kept") == theirs["kept"], f"{name}: layering says {contract['verdict']}, import-linter kept={theirs['kept']}"
+    assert (contract["verdict"] == "kept") == theirs["kept"], (
+        f"{name}: layering says {contract['verdict']}, import-linter kept={theirs['kept']}"
+    )
     if contract["type"] in ("protected", "acyclic_siblings"):
-        ours = {(v["importer"], v["imported"]) for v in contract["violations"] if v["code"] in IMPORT_CODES}
-        assert ours == _pairs_of(theirs["links"]), f"{name}: layering names {sorted(ours)}, import-linter {sorted(_pairs_of(theirs['links']))}"
+        ours = {
+            (v["importer"], v["imported"])
+            for v in contract["violations"]
+            if v["code"] in IMPORT_CODES
+        }
+        assert ours == _pairs_of(theirs["links"]), (
+            f"{name}: layering names {sorted(ours)}, import-linter {sorted(_pairs_of(theirs['links']))}"
+        )
         return
     their_pairs = _pairs_of(theirs["pairs"])
     groups = listed_chains(contract)
     for group, chains in groups.items():
         for chain in chains:
-            assert set(chain) <= imports, f"{name}: a chain of {group} takes imports the graph does not have: {sorted(set(chain) - imports)}"
+            assert set(chain) <= imports, (
+                f"{name}: a chain of {group} takes imports the graph does not have: {sorted(set(chain) - imports)}"
+            )
     if contract["type"] == "forbidden" and options.get("allow_indirect_imports"):
-        ours = {(v["importer"], v["imported"]) for v in contract["violations"] if v["code"] == "LY001"}
+        ours = {
+            (v["importer"], v["imported"]) for v in contract["violations"] if v["code"] == "LY001"
+        }
         direct = {link for route in theirs["routes"] for link in route_chains(route)[0]}
-        assert ours == direct, f"{name}: layering names {sorted(ours)}, import-linter {sorted(direct)}"
+        assert ours == direct, (
+            f"{name}: layering names {sorted(ours)}, import-linter {sorted(direct)}"
+        )
         return
     if contract["type"] == "forbidden":
         sources, forbidden = options["source_modules"], options["forbidden_modules"]
         ours = {
             (_owner(chain[0][0], sources), _owner(chain[-1][1], forbidden))
-            for chains in groups.values() for chain in chains
+            for chains in groups.values()
+            for chain in chains
         }
-        assert ours <= their_pairs, f"{name}: chains run between {sorted(ours - their_pairs)}, which import-linter finds unbroken"
+        assert ours <= their_pairs, (
+            f"{name}: chains run between {sorted(ours - their_pairs)}, which import-linter finds unbroken"
+        )
         cut = cut_of(contract)
         for route in theirs["routes"]:
             for chain in route_chains(route):
-                assert cut & set(chain), f"{name}: import-linter's chain {chain} crosses none of the cut {sorted(cut)}"
+                assert cut & set(chain), (
+                    f"{name}: import-linter's chain {chain} crosses none of the cut {sorted(cut)}"
+                )
         return
     ours = set(groups)
-    assert ours == their_pairs, f"{name}: layering's groups {sorted(ours)}, import-linter's broken pairs {sorted(their_pairs)}"
+    assert ours == their_pairs, (
+        f"{name}: layering's groups {sorted(ours)}, import-linter's broken pairs {sorted(their_pairs)}"
+    )
     for pair, chains in groups.items():
         others = [m for m in _contract_modules(options, pair[0]) if m not in pair]
         for chain in chains:
             through = [a for a, _ in chain[1:] if any(within(a, m) for m in others)]
-            assert not through, f"{name}: a chain of {pair} runs through {through}, in another module of the contract"
+            assert not through, (
+                f"{name}: a chain of {pair} runs through {through}, in another module of the contract"
+            )
     for route in theirs["routes"]:
         pair = tuple(route["pair"])
         cut = cut_of(contract, pair)
         firsts = {chain[0] for chain in groups[pair]}
         for chain in route_chains(route):
-            assert chain[0] in firsts, f"{name}: import-linter's chain starts with {chain[0]}, which starts no chain layering lists for {pair}"
-            assert cut & set(chain), f"{name}: import-linter's chain {chain} crosses none of the cut {sorted(cut)} of {pair}"
-
+            assert chain[0] in firsts, (
+                f"{name}: import-linter's chain starts with {chain[0]}, which starts no chain layering lists for {pair}"
+            )
+            assert cut & set(chain), (
+                f"{name}: import-linter's chain {chain} crosses none of the cut {sorted(cut)} of {pair}"
+            )

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-
 CORPORA: dict[str, dict] = {
     "django": {
         "specs": ["django==6.1.3"],
@@ -18,7 +17,13 @@ CORPORA: dict[str, dict] = {
         "a": {"source": "django.http.request", "forbidden": "django.db"},
         "b": {"source": "django.db", "forbidden": "django.contrib.admin"},
         "c": {
-            "layers": ["django.contrib", "django.views", "django.forms", "django.db", "django.utils"],
+            "layers": [
+                "django.contrib",
+                "django.views",
+                "django.forms",
+                "django.db",
+                "django.utils",
+            ],
             "independent": [
                 "django.contrib.sessions",
                 "django.contrib.messages",
@@ -34,7 +39,13 @@ CORPORA: dict[str, dict] = {
         "a": {"source": "sympy.core.numbers", "forbidden": "sympy.printing"},
         "b": {"source": "sympy.polys", "forbidden": "sympy.stats"},
         "c": {
-            "layers": ["sympy.solvers", "sympy.simplify", "sympy.polys", "sympy.functions", "sympy.core"],
+            "layers": [
+                "sympy.solvers",
+                "sympy.simplify",
+                "sympy.polys",
+                "sympy.functions",
+                "sympy.core",
+            ],
             "independent": ["sympy.physics", "sympy.stats", "sympy.geometry", "sympy.plotting"],
         },
         "cut": {"source": "sympy.polys", "forbidden": "sympy.solvers"},

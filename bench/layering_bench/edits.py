@@ -89,7 +89,10 @@ class EditedTree:
         self.reset()
         now = time.time_ns()
         for path in self.project.root.rglob("*"):
-            if path.is_file() and path.relative_to(self.project.root).parts[0] not in CACHE_DIRS.values():
+            if (
+                path.is_file()
+                and path.relative_to(self.project.root).parts[0] not in CACHE_DIRS.values()
+            ):
                 os.utime(path, ns=(now, now))
 
 
@@ -106,7 +109,9 @@ class EditResults:
     phases: dict[str, dict[str, float] | None] = dataclasses.field(default_factory=dict)
 
 
-def time_edit_workloads(env: Env, project: Project, workloads: list[str], repeat: int) -> EditResults:
+def time_edit_workloads(
+    env: Env, project: Project, workloads: list[str], repeat: int
+) -> EditResults:
     """Workload c after each edit of `workloads`: both tools with their caches (warm before the
     edit) and both without a cache, in one set of interleaved rounds per edit. The project is
     put back as it was at the end."""
@@ -114,12 +119,23 @@ def time_edit_workloads(env: Env, project: Project, workloads: list[str], repeat
     caches = cache_dirs(env, project)
     tree = EditedTree(project, caches, choose_edit_target(project))
     lay, il = layering_cmd(env, configs), lint_imports_cmd(env, configs)
-    results = EditResults(tree.target, {tool: tool_series(env, tool, "warm-up") for tool in ("layering", "import-linter")})
-    warm_up(env, project, caches, [Timed(results.warm_up["layering"], lay), Timed(results.warm_up["import-linter"], il)])
+    results = EditResults(
+        tree.target,
+        {tool: tool_series(env, tool, "warm-up") for tool in ("layering", "import-linter")},
+    )
+    warm_up(
+        env,
+        project,
+        caches,
+        [Timed(results.warm_up["layering"], lay), Timed(results.warm_up["import-linter"], il)],
+    )
     edits = {"d1": tree.body_edit, "d2": tree.import_edit, "e": tree.fresh_checkout}
     try:
         for workload in workloads:
-            series = new_series(env, [(mode, tool) for mode in EDIT_MODES for tool in ("layering", "import-linter")])
+            series = new_series(
+                env,
+                [(mode, tool) for mode in EDIT_MODES for tool in ("layering", "import-linter")],
+            )
             for mode in EDIT_MODES:
                 for tool, s in series[mode].items():
                     s.error = s.error or results.warm_up[tool].error
@@ -129,17 +145,23 @@ def time_edit_workloads(env: Env, project: Project, workloads: list[str], repeat
                 Timed(series["no-cache"]["layering"], lay + ["--no-cache"], edits[workload]),
                 Timed(series["no-cache"]["import-linter"], il + ["--no-cache"], edits[workload]),
             ]
-            log(f"{project.name} {workload} (edited {tree.target.module}): {repeat} interleaved rounds")
+            log(
+                f"{project.name} {workload} (edited {tree.target.module}): {repeat} interleaved rounds"
+            )
             interleave(timed, project.root, repeat, env.env)
             log_medians(series)
             results.series[workload] = series
-            results.phases[workload] = profile_phases(env, project, lay, edits[workload], f"{workload}")
+            results.phases[workload] = profile_phases(
+                env, project, lay, edits[workload], f"{workload}"
+            )
     finally:
         tree.reset()
     return results
 
 
-def time_corpus_edits(env: Env, corpus: str, cdir: Path, workloads: list[str], repeat: int) -> EditResults:
+def time_corpus_edits(
+    env: Env, corpus: str, cdir: Path, workloads: list[str], repeat: int
+) -> EditResults:
     """The edit workloads on a fresh copy of the corpus (the unzipped corpus stays as it is)."""
     copy = copy_package(corpus_project(corpus, cdir), env.scratch / "edits" / corpus)
     return time_edit_workloads(env, copy, workloads, repeat)
@@ -153,7 +175,9 @@ def scale_project(env: Env, modules: int) -> Project:
     root = env.scratch / "synthetic" / str(modules)
     log(f"synthetic package of {modules} modules (generated once, then reused)")
     synthetic.generate(root, modules)
-    contracts = {"c": {"layers": synthetic.layer_names(), "independent": synthetic.independent_siblings()}}
+    contracts = {
+        "c": {"layers": synthetic.layer_names(), "independent": synthetic.independent_siblings()}
+    }
     return Project(f"synthetic-{modules}", root, synthetic.PACKAGE, contracts)
 
 
@@ -164,5 +188,9 @@ def scale_rounds(modules: int, repeat: int) -> int:
 def time_scaling(env: Env, repeat: int) -> dict[int, EditResults]:
     """Workload c's kind of contracts (layers + independence, both kept) on synthetic packages of
     growing size: cold (no cache) and d1, from the d1 rounds."""
-    return {modules: time_edit_workloads(env, scale_project(env, modules), ["d1"], scale_rounds(modules, repeat))
-            for modules in SCALE_SIZES}
+    return {
+        modules: time_edit_workloads(
+            env, scale_project(env, modules), ["d1"], scale_rounds(modules, repeat)
+        )
+        for modules in SCALE_SIZES
+    }

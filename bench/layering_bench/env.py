@@ -32,8 +32,12 @@ MIN_PYTHON = (3, 13)  # the corpora use PEP 695 syntax (Home Assistant 2026 need
 
 def python_version_of(exe: str) -> tuple[int, ...] | None:
     try:
-        r = subprocess.run([exe, "-c", "import sys, venv; print(*sys.version_info[:3])"],
-                           capture_output=True, text=True, timeout=30)
+        r = subprocess.run(
+            [exe, "-c", "import sys, venv; print(*sys.version_info[:3])"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     if r.returncode != 0:
@@ -58,23 +62,43 @@ def choose_python(explicit: str | None) -> tuple[str, str]:
         w = shutil.which(name)
         if w:
             cands.append(w)
-    roots = [Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions", Path("/usr/local/bin"), Path("/usr/bin")]
+    roots = [
+        Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions",
+        Path("/usr/local/bin"),
+        Path("/usr/bin"),
+    ]
     for root in roots:
         if root.name == "versions" and root.is_dir():
-            cands += [str(p / "bin" / "python3") for p in sorted(root.iterdir()) if (p / "bin" / "python3").exists()]
+            cands += [
+                str(p / "bin" / "python3")
+                for p in sorted(root.iterdir())
+                if (p / "bin" / "python3").exists()
+            ]
         else:
-            cands += [str(root / f"python3.{m}") for m in (13, 14) if (root / f"python3.{m}").exists()]
+            cands += [
+                str(root / f"python3.{m}") for m in (13, 14) if (root / f"python3.{m}").exists()
+            ]
     best, best_v = None, None
     for c in dict.fromkeys(cands):
         v = python_version_of(c)
-        if v and v >= MIN_PYTHON and "t" not in Path(c).name.split("python")[-1] and (best_v is None or v > best_v):
+        if (
+            v
+            and v >= MIN_PYTHON
+            and "t" not in Path(c).name.split("python")[-1]
+            and (best_v is None or v > best_v)
+        ):
             best, best_v = c, v
     if best is None:
-        return sys.executable, (f"no Python >= {'.'.join(map(str, MIN_PYTHON))} found; corpora using newer syntax "
-                                "may fail to parse under layering")
+        return sys.executable, (
+            f"no Python >= {'.'.join(map(str, MIN_PYTHON))} found; corpora using newer syntax "
+            "may fail to parse under layering"
+        )
     if best == sys.executable:
         return best, "the running interpreter"
-    return best, f"newest Python >= {'.'.join(map(str, MIN_PYTHON))} found (the running one is older)"
+    return (
+        best,
+        f"newest Python >= {'.'.join(map(str, MIN_PYTHON))} found (the running one is older)",
+    )
 
 
 class Env:
@@ -110,7 +134,9 @@ class Env:
         base_v = python_version_of(self.base_python)
         venv_v = python_version_of(str(self.python)) if self.python.exists() else None
         if venv_v is not None and base_v is not None and venv_v[:2] != base_v[:2]:
-            log(f"bench venv is Python {venv_v[0]}.{venv_v[1]}, want {base_v[0]}.{base_v[1]}: recreating it")
+            log(
+                f"bench venv is Python {venv_v[0]}.{venv_v[1]}, want {base_v[0]}.{base_v[1]}: recreating it"
+            )
             shutil.rmtree(self.venv)
         if not self.python.exists():
             log(f"creating venv with {self.base_python} ({self.python_why})")
@@ -128,27 +154,48 @@ class Env:
                     if last.rc == 0:
                         break
                 if last is None or last.rc != 0:
-                    raise SystemExit(f"could not install any of {specs}:\n{tail(last.err if last else '')}")
+                    raise SystemExit(
+                        f"could not install any of {specs}:\n{tail(last.err if last else '')}"
+                    )
             marker.write_text(wanted)
         if skip_repo:
             if not (self.bin / "layering").exists():
-                self.layering_install_error = "no `layering` command in the bench venv (--skip-repo-install)"
+                self.layering_install_error = (
+                    "no `layering` command in the bench venv (--skip-repo-install)"
+                )
             return
         log(f"installing this repository ({REPO}) into the bench venv")
         # Build from a copy so that setuptools' build/ and *.egg-info never land in the work tree.
         src = self.scratch / "src"
         shutil.rmtree(src, ignore_errors=True)
-        shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(
-            ".git", ".bench_scratch", self.scratch.name, "build", "dist", "*.egg-info", "__pycache__",
-            ".venv", ".ci-venv", ".pytest_cache", ".hypothesis", ".layering_cache", ".import_linter_cache",
-        ))
+        shutil.copytree(
+            REPO,
+            src,
+            ignore=shutil.ignore_patterns(
+                ".git",
+                ".bench_scratch",
+                self.scratch.name,
+                "build",
+                "dist",
+                "*.egg-info",
+                "__pycache__",
+                ".venv",
+                ".ci-venv",
+                ".pytest_cache",
+                ".hypothesis",
+                ".layering_cache",
+                ".import_linter_cache",
+            ),
+        )
         # First resolve its dependencies without disturbing the pinned tools, then force a
         # fresh copy of the repository itself (same version number, new code).
         r = self.pip("install", "-q", str(src), check=False)
         if r.rc == 0:
             r = self.pip("install", "-q", "--force-reinstall", "--no-deps", str(src), check=False)
         if r.rc != 0:
-            self.layering_install_error = "pip install of the repository failed: " + one_line(tail(r.err or r.out, 6))
+            self.layering_install_error = "pip install of the repository failed: " + one_line(
+                tail(r.err or r.out, 6)
+            )
             log(self.layering_install_error)
         elif not (self.bin / "layering").exists():
             self.layering_install_error = "the repository installed no `layering` command"
@@ -171,11 +218,14 @@ class Env:
         except ValueError:
             pass
         r = run([self.exe("layering"), "--version"], cwd=self.scratch, env=self.env)
-        self.versions["layering"] = (r.out.strip() or r.err.strip()).splitlines()[-1] if r.rc == 0 else (
-            f"unavailable ({one_line(tail(r.err or r.out, 2), 120)})"
+        self.versions["layering"] = (
+            (r.out.strip() or r.err.strip()).splitlines()[-1]
+            if r.rc == 0
+            else (f"unavailable ({one_line(tail(r.err or r.out, 2), 120)})")
         )
         self.versions["python (venv)"] = run(
-            [str(self.python), "-c", "import platform; print(platform.python_version())"], cwd=self.scratch
+            [str(self.python), "-c", "import platform; print(platform.python_version())"],
+            cwd=self.scratch,
         ).out.strip()
 
     def fetch_corpus(self, name: str) -> tuple[Path, str]:
@@ -189,8 +239,15 @@ class Env:
                 break
             log(f"downloading {spec}")
             r = self.pip(
-                "download", "--no-deps", "--only-binary=:all:", "--python-version", DOWNLOAD_PYTHON,
-                "--dest", str(self.wheels), spec, check=False,
+                "download",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--python-version",
+                DOWNLOAD_PYTHON,
+                "--dest",
+                str(self.wheels),
+                spec,
+                check=False,
             )
             if r.rc == 0:
                 wheel = self._cached_wheel(name, spec)

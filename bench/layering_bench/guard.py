@@ -25,7 +25,9 @@ def paired_differences(a: ToolSeries, b: ToolSeries) -> list[float] | None:
 GUARD_SIGNIFICANCE = 0.05
 
 
-def rounds_over(a: ToolSeries, b: ToolSeries, allowance: float | None = 0.0) -> tuple[int, int] | None:
+def rounds_over(
+    a: ToolSeries, b: ToolSeries, allowance: float | None = 0.0
+) -> tuple[int, int] | None:
     """In how many of their rounds `a` took longer than `b` plus `allowance`, and of how many
     rounds; None when a time or the allowance is missing."""
     differences = paired_differences(a, b)

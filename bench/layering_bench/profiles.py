@@ -15,7 +15,6 @@ from .processes import run
 from .projects import Configs, Project
 from .timing import ToolSeries, cache_dirs, run_untimed
 
-
 # The functions that write a cache, by the file that defines them: their cumulative time in a
 # profile of a run from an empty cache that builds its cache in its own process
 # (`BUILD_IN_THE_RUN`) is the allowance of the issue 16 guard.
@@ -26,14 +25,18 @@ CACHE_WRITERS = {
     "layering/adapters/cache_builder.py": re.compile(r"[a-z_]\w*"),
     # file_states makes the manifest's entries (in the builder, when nothing was cached), sealed
     # gives each file its checksum, and a file read is kept only where it is still as stamped
-    "layering/adapters/result_cache.py": re.compile(r"prepare|store\w*|_?write\w*|file_states|encoded|sealed|read_unchanged|unchanged_now"),
+    "layering/adapters/result_cache.py": re.compile(
+        r"prepare|store\w*|_?write\w*|file_states|encoded|sealed|read_unchanged|unchanged_now"
+    ),
     # a run that keeps what it reads stamps each file before it first reads it
     "layering/adapters/package_files.py": re.compile(r"stamp\w*|is_unchanged"),
     # what only the cache holds, computed to be written: the import cache's entries with each
     # module's import signature, what each contract reaches, the verdicts as stored, the key of
     # the settings
     "layering/adapters/grimp_scan.py": re.compile(r"entries|signature|signature_of"),
-    "layering/commands/cached_check.py": re.compile(r"store|_summarize|verdicts|signed|settings_digest"),
+    "layering/commands/cached_check.py": re.compile(
+        r"store|_summarize|verdicts|signed|settings_digest"
+    ),
 }
 
 
@@ -101,7 +104,9 @@ cache_builder._Thread = InTheRun
 """
 
 
-def profile_cache_writes(env: Env, project: Project, configs: Configs, series: ToolSeries) -> CacheWriteProfile:
+def profile_cache_writes(
+    env: Env, project: Project, configs: Configs, series: ToolSeries
+) -> CacheWriteProfile:
     """One untimed `layering check` from an empty cache dir under cProfile (layering's module
     entry, on the bench venv's Python), its cache built in the run's process
     (`BUILD_IN_THE_RUN`); sums the cache writers' time without counting a writer called by
@@ -110,7 +115,15 @@ def profile_cache_writes(env: Env, project: Project, configs: Configs, series: T
     caches.clear("layering")
     out = env.scratch / "profiles" / f"{project.name}-{Path(configs.layering).stem}.prof"
     out.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [str(env.python), "-c", BUILD_IN_THE_RUN + PROFILE_LAYERING, str(out), "check", "--config", configs.layering]
+    cmd = [
+        str(env.python),
+        "-c",
+        BUILD_IN_THE_RUN + PROFILE_LAYERING,
+        str(out),
+        "check",
+        "--config",
+        configs.layering,
+    ]
     if series.error or run_untimed(env, project, series, cmd).rc not in (0, 1):
         return CacheWriteProfile(None, None, [], note="the profiled run failed")
     try:
@@ -127,14 +140,21 @@ def profile_cache_writes(env: Env, project: Project, configs: Configs, series: T
     names = sorted({f"{shorten_profile_path(path)}:{name}" for path, _, name in writers})
     written = caches.holds_files("layering")
     missing = written and not any(name.startswith("layering/") for name in names)
-    note = "layering wrote its cache, but no layering cache writer was found: update CACHE_WRITERS" if missing else ""
+    note = (
+        "layering wrote its cache, but no layering cache writer was found: update CACHE_WRITERS"
+        if missing
+        else ""
+    )
     return CacheWriteProfile(outside_calls, stats.total_tt, names, written, note)
 
 
 def is_cache_writer(func: tuple[str, int, str]) -> bool:
     path, _, name = func
     posix = path.replace(os.sep, "/")
-    return any(posix.endswith(suffix) and pattern.fullmatch(name) for suffix, pattern in CACHE_WRITERS.items())
+    return any(
+        posix.endswith(suffix) and pattern.fullmatch(name)
+        for suffix, pattern in CACHE_WRITERS.items()
+    )
 
 
 def shorten_profile_path(path: str) -> str:
@@ -147,25 +167,43 @@ def shorten_profile_path(path: str) -> str:
 PHASES = [
     ("imports (start-up and lazy)", [("<frozen importlib._bootstrap>", "_find_and_load")]),
     ("walking the package", [("layering/adapters/package_files.py", "find_package_files")]),
-    ("file states (stat, hashing changed files)", [("layering/adapters/result_cache.py", "_state")]),
-    ("reading the caches", [("layering/adapters/result_cache.py", "_read"), ("layering/adapters/import_cache.py", "load")]),
+    (
+        "file states (stat, hashing changed files)",
+        [("layering/adapters/result_cache.py", "_state")],
+    ),
+    (
+        "reading the caches",
+        [
+            ("layering/adapters/result_cache.py", "_read"),
+            ("layering/adapters/import_cache.py", "load"),
+        ],
+    ),
     ("deciding from the cache (reuse)", [("layering/commands/cached_check.py", "reuse")]),
     ("scanning changed files alone", [("layering/adapters/grimp_scan.py", "read_modules")]),
     ("grimp scanning files (Rust)", [("layering/adapters/grimp_scan.py", "scan")]),
     ("assembling the graph", [("layering/adapters/grimp_scan.py", "_assemble")]),
     ("deciding contracts", [("layering/commands/check.py", "_decide")]),
-    ("writing the caches", [("layering/adapters/result_cache.py", "store"), ("layering/adapters/result_cache.py", "store_manifest"), ("layering/adapters/import_cache.py", "write")]),
+    (
+        "writing the caches",
+        [
+            ("layering/adapters/result_cache.py", "store"),
+            ("layering/adapters/result_cache.py", "store_manifest"),
+            ("layering/adapters/import_cache.py", "write"),
+        ],
+    ),
     ("rendering the report", [("layering/cli.py", "_render")]),
 ]
 
 
-def profile_phases(env: Env, project: Project, lay: list[str], prepare: Callable[[], None], name: str) -> dict[str, float] | None:
+def profile_phases(
+    env: Env, project: Project, lay: list[str], prepare: Callable[[], None], name: str
+) -> dict[str, float] | None:
     """One untimed run of `lay` (layering's check command) under cProfile after `prepare`: the
     profiled total and each part of PHASES, in seconds; None when the run failed."""
     prepare()
     out = env.scratch / "profiles" / f"{project.name}-{name}.prof"
     out.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [str(env.python), "-c", PROFILE_LAYERING, str(out), *lay[lay.index("check"):]]
+    cmd = [str(env.python), "-c", PROFILE_LAYERING, str(out), *lay[lay.index("check") :]]
     result = run(cmd, project.root, env.env)
     if result.rc not in (0, 1):
         return None
@@ -179,6 +217,9 @@ def profile_phases(env: Env, project: Project, lay: list[str], prepare: Callable
         parts[label] = sum(
             entry[3]
             for (path, _, function), entry in stats.stats.items()
-            if any(path.replace(os.sep, "/").endswith(suffix) and function == f for suffix, f in wanted)
+            if any(
+                path.replace(os.sep, "/").endswith(suffix) and function == f
+                for suffix, f in wanted
+            )
         )
     return parts

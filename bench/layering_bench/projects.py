@@ -12,7 +12,6 @@ from pathlib import Path
 from .corpora import CORPORA
 from .env import Env
 
-
 TOOLS = ("layering", "import-linter", "tach")
 
 CACHE_DIRS = {"layering": ".layering_cache", "import-linter": ".import_linter_cache"}
@@ -57,20 +56,35 @@ def toml_list(xs: list[str]) -> str:
 def contracts_for(project: Project, workload: str) -> list[dict]:
     w = project.workloads[workload]
     if workload == "a":
-        return [{
-            "id": "a", "name": f"{w['source']} must not import {w['forbidden']} (direct)",
-            "type": "forbidden", "source_modules": [w["source"]], "forbidden_modules": [w["forbidden"]],
-            "allow_indirect_imports": True,
-        }]
+        return [
+            {
+                "id": "a",
+                "name": f"{w['source']} must not import {w['forbidden']} (direct)",
+                "type": "forbidden",
+                "source_modules": [w["source"]],
+                "forbidden_modules": [w["forbidden"]],
+                "allow_indirect_imports": True,
+            }
+        ]
     if workload in ("b", "cut"):
-        return [{
-            "id": workload, "name": f"{w['source']} must not import {w['forbidden']} (indirect too)",
-            "type": "forbidden", "source_modules": [w["source"]], "forbidden_modules": [w["forbidden"]],
-            "allow_indirect_imports": False,
-        }]
+        return [
+            {
+                "id": workload,
+                "name": f"{w['source']} must not import {w['forbidden']} (indirect too)",
+                "type": "forbidden",
+                "source_modules": [w["source"]],
+                "forbidden_modules": [w["forbidden"]],
+                "allow_indirect_imports": False,
+            }
+        ]
     return [
         {"id": "c_layers", "name": "layers", "type": "layers", "layers": w["layers"]},
-        {"id": "c_independence", "name": "independence", "type": "independence", "modules": w["independent"]},
+        {
+            "id": "c_independence",
+            "name": "independence",
+            "type": "independence",
+            "modules": w["independent"],
+        },
     ]
 
 
@@ -88,12 +102,19 @@ def render_contract(c: dict, table: str) -> str:
 
 def layering_config(project: Project, workload: str) -> str:
     head = f'root_packages = ["{project.package}"]\nsource_roots = ["."]\ncache_dir = "{CACHE_DIRS["layering"]}"\n'
-    return head + "\n" + "\n\n".join(render_contract(c, "contracts") for c in contracts_for(project, workload)) + "\n"
+    return (
+        head
+        + "\n"
+        + "\n\n".join(render_contract(c, "contracts") for c in contracts_for(project, workload))
+        + "\n"
+    )
 
 
 def importlinter_config(project: Project, workload: str) -> str:
     head = f'[tool.importlinter]\nroot_packages = ["{project.package}"]\n'
-    body = "\n\n".join(render_contract(c, "tool.importlinter.contracts") for c in contracts_for(project, workload))
+    body = "\n\n".join(
+        render_contract(c, "tool.importlinter.contracts") for c in contracts_for(project, workload)
+    )
     return head + "\n" + body + "\n"
 
 
@@ -172,4 +193,6 @@ def copy_package(project: Project, root: Path) -> Project:
 
 
 def non_python_files(directory: str, names: list[str]) -> list[str]:
-    return [n for n in names if not n.endswith(".py") and not os.path.isdir(os.path.join(directory, n))]
+    return [
+        n for n in names if not n.endswith(".py") and not os.path.isdir(os.path.join(directory, n))
+    ]

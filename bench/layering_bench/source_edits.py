@@ -37,7 +37,9 @@ def module_name(package_dir: Path, path: Path) -> str:
     return ".".join(parts)
 
 
-def imported_modules(node: ast.Import | ast.ImportFrom, importer: str, importer_is_package: bool) -> set[str]:
+def imported_modules(
+    node: ast.Import | ast.ImportFrom, importer: str, importer_is_package: bool
+) -> set[str]:
     """Every module the statement can import: `from a import b` imports `a` or `a.b`."""
     if isinstance(node, ast.Import):
         return {alias.name for alias in node.names}
@@ -113,7 +115,10 @@ def _replaced_by_pass(source: bytes, statements_last_first: list[ast.stmt]) -> b
 def editable_function(tree: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The first function (in `ast.walk` order) whose body starts on a line of its own."""
     for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body[0].lineno > node.lineno:
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body[0].lineno > node.lineno
+        ):
             return node
     return None
 
@@ -149,7 +154,11 @@ def module_files(top: Path) -> list[Path]:
     return sorted(
         path
         for path in top.rglob("*.py")
-        if all((directory / "__init__.py").is_file() for directory in [path.parent, *path.parent.parents] if directory.is_relative_to(top))
+        if all(
+            (directory / "__init__.py").is_file()
+            for directory in [path.parent, *path.parent.parents]
+            if directory.is_relative_to(top)
+        )
     )
 
 
@@ -174,7 +183,12 @@ def first_module_not_imported(package_dir: Path, layer: str, edited: Path) -> st
     `edited` itself: the import workload d2 adds."""
     importer = module_name(package_dir, edited)
     tree = ast.parse(edited.read_bytes())
-    already = set().union(*(imported_modules(n, importer, edited.name == "__init__.py") for n in import_statements(tree)))
+    already = set().union(
+        *(
+            imported_modules(n, importer, edited.name == "__init__.py")
+            for n in import_statements(tree)
+        )
+    )
     layer_dir = package_dir.parent.joinpath(*layer.split("."))
     candidates = sorted(module_name(package_dir, path) for path in module_files(layer_dir))
     for candidate in candidates:

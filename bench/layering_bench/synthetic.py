@@ -34,9 +34,14 @@ def independent_siblings() -> list[str]:
 
 def module_names(modules: int) -> list[list[str]]:
     """The module names of each layer, top layer first; `modules` in all, spread evenly."""
-    per_layer = [modules // LAYERS + (1 if index < modules % LAYERS else 0) for index in range(LAYERS)]
+    per_layer = [
+        modules // LAYERS + (1 if index < modules % LAYERS else 0) for index in range(LAYERS)
+    ]
     return [
-        [f"{PACKAGE}.l{layer}.p{position // PACKAGE_SIZE:03d}.m{position % PACKAGE_SIZE:02d}" for position in range(count)]
+        [
+            f"{PACKAGE}.l{layer}.p{position // PACKAGE_SIZE:03d}.m{position % PACKAGE_SIZE:02d}"
+            for position in range(count)
+        ]
         for layer, count in enumerate(per_layer)
     ]
 
@@ -51,7 +56,13 @@ def module_source(name: str, dependencies: list[str]) -> str:
     lines.append("")
     for index in range(FUNCTIONS_PER_MODULE):
         call = f"{aliases[index % len(aliases)]}.f{index}(value)" if aliases else "value"
-        lines += ["", f"def f{index}(value):", f'    """Function {index} of {name}."""', f"    return {call} + {index}", ""]
+        lines += [
+            "",
+            f"def f{index}(value):",
+            f'    """Function {index} of {name}."""',
+            f"    return {call} + {index}",
+            "",
+        ]
     return "\n".join(lines)
 
 

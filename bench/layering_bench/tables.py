@@ -40,15 +40,28 @@ def at_most(value: float | None, limit: float) -> bool | None:
 
 def standard_rows(workload: str, series: Series) -> list[list[str]]:
     tach = series["cold"]["tach"]
-    il_of = {"cold": series["cold"]["import-linter"], "default": series["cold"]["import-linter"],
-             "warm": series["warm"]["import-linter"]}
+    il_of = {
+        "cold": series["cold"]["import-linter"],
+        "default": series["cold"]["import-linter"],
+        "warm": series["warm"]["import-linter"],
+    }
     rows = []
     for mode in MODES:
         lay, il = series[mode]["layering"], il_of[mode]
         il_cell = il.cell + (" (cold)" if mode == "default" else "")
         tach_cell = tach.cell + (" ≈" if workload == "c" and tach.med is not None else "")
-        rows.append([workload, mode, lay.cell, il_cell, tach_cell, fmt_ratio(ratio(lay.med, il.med)),
-                     fmt_ratio(ratio(lay.med, tach.med)), f"{lay.verdict} / {il.verdict} / {tach.verdict}"])
+        rows.append(
+            [
+                workload,
+                mode,
+                lay.cell,
+                il_cell,
+                tach_cell,
+                fmt_ratio(ratio(lay.med, il.med)),
+                fmt_ratio(ratio(lay.med, tach.med)),
+                f"{lay.verdict} / {il.verdict} / {tach.verdict}",
+            ]
+        )
     return rows
 
 
@@ -59,14 +72,34 @@ def standard_section(results: dict) -> list[str]:
             continue
         L.append(f"### {corpus}\n")
         rows = [row for wl, wr in res["standard"].items() for row in standard_rows(wl, wr.series)]
-        L += table(["workload", "mode", "layering", "import-linter", "tach", "layering/import-linter", "layering/tach",
-                    "verdict layering / import-linter / tach"], rows)
-        L += failures([(wl, s) for wl, wr in res["standard"].items() for by_tool in wr.series.values() for s in by_tool.values()]
-                      + [(wl, s) for wl, wr in res["standard"].items() for s in wr.guard.values()]
-                      + [(wl, wr.untimed_runs) for wl, wr in res["standard"].items()])
-    L.append("tach notes: (b) and (cut) are n/a — tach checks direct imports only and cannot express a contract "
-             "on indirect chains; (c) ≈ is an approximation (tach `layers` + `cannot_depend_on`, direct imports "
-             "only), so its verdict may legitimately differ from import-linter's.\n")
+        L += table(
+            [
+                "workload",
+                "mode",
+                "layering",
+                "import-linter",
+                "tach",
+                "layering/import-linter",
+                "layering/tach",
+                "verdict layering / import-linter / tach",
+            ],
+            rows,
+        )
+        L += failures(
+            [
+                (wl, s)
+                for wl, wr in res["standard"].items()
+                for by_tool in wr.series.values()
+                for s in by_tool.values()
+            ]
+            + [(wl, s) for wl, wr in res["standard"].items() for s in wr.guard.values()]
+            + [(wl, wr.untimed_runs) for wl, wr in res["standard"].items()]
+        )
+    L.append(
+        "tach notes: (b) and (cut) are n/a — tach checks direct imports only and cannot express a contract "
+        "on indirect chains; (c) ≈ is an approximation (tach `layers` + `cannot_depend_on`, direct imports "
+        "only), so its verdict may legitimately differ from import-linter's.\n"
+    )
     return L
 
 
@@ -102,21 +135,23 @@ def fmt_differences(differences: list[float] | None) -> str:
 
 
 def cache_guard_section(results: dict) -> list[str]:
-    L = ["## Issue 16: the cache's guard (default mode from an empty cache vs `--no-cache`)\n",
-         "The default mode may be slower than `--no-cache` by at most the time it takes to write the cache. "
-         "That time is the cumulative time of the cache-writing functions (hashing the files, signing what grimp "
-         "read, computing what only the cache holds: what each contract reaches, the verdicts as stored; "
-         "encoding and writing it all) in one untimed run from an empty cache of `python -m layering check` "
-         "under cProfile, out of the whole profiled run. In a user's run most of that work is done by a builder "
-         "beside the run, which the run's profile cannot see, so the profiled run builds its cache in its own "
-         "process (the builder's fallback). cProfile slows Python code down, so the allowance is generous "
-         "rather than tight. The two modes are timed in "
-         f"{GUARD_ROUNDS} rounds of their own, one after the other (which first alternates); the difference is "
-         "the median of the rounds' differences (default less `--no-cache`), with the middle half of them in "
-         "brackets: the machine's noise. The guard fails where the rounds show the default mode slower than "
-         "that: so many rounds over the allowance that a fair coin would give as many heads in fewer than "
-         f"{GUARD_SIGNIFICANCE:.0%} of runs (a one-sided sign test; 12 or more of 15). \"Within noise\" marks a "
-         "cell whose median is over the allowance in fewer rounds than that.\n"]
+    L = [
+        "## Issue 16: the cache's guard (default mode from an empty cache vs `--no-cache`)\n",
+        "The default mode may be slower than `--no-cache` by at most the time it takes to write the cache. "
+        "That time is the cumulative time of the cache-writing functions (hashing the files, signing what grimp "
+        "read, computing what only the cache holds: what each contract reaches, the verdicts as stored; "
+        "encoding and writing it all) in one untimed run from an empty cache of `python -m layering check` "
+        "under cProfile, out of the whole profiled run. In a user's run most of that work is done by a builder "
+        "beside the run, which the run's profile cannot see, so the profiled run builds its cache in its own "
+        "process (the builder's fallback). cProfile slows Python code down, so the allowance is generous "
+        "rather than tight. The two modes are timed in "
+        f"{GUARD_ROUNDS} rounds of their own, one after the other (which first alternates); the difference is "
+        "the median of the rounds' differences (default less `--no-cache`), with the middle half of them in "
+        "brackets: the machine's noise. The guard fails where the rounds show the default mode slower than "
+        "that: so many rounds over the allowance that a fair coin would give as many heads in fewer than "
+        f'{GUARD_SIGNIFICANCE:.0%} of runs (a one-sided sign test; 12 or more of 15). "Within noise" marks a '
+        "cell whose median is over the allowance in fewer rounds than that.\n",
+    ]
     rows = []
     functions: set[str] = set()
     notes: set[str] = set()
@@ -125,16 +160,41 @@ def cache_guard_section(results: dict) -> list[str]:
             cold, default = wr.guard["cold"].med, wr.guard["default"].med
             writes = wr.cache_writes
             differences = paired_differences(wr.guard["default"], wr.guard["cold"])
-            rows.append([corpus, wl, fmt_s(cold), fmt_s(default), fmt_ratio(ratio(default, cold)), fmt_differences(differences),
-                         cache_write_cell(writes), guard_cell(wr)])
+            rows.append(
+                [
+                    corpus,
+                    wl,
+                    fmt_s(cold),
+                    fmt_s(default),
+                    fmt_ratio(ratio(default, cold)),
+                    fmt_differences(differences),
+                    cache_write_cell(writes),
+                    guard_cell(wr),
+                ]
+            )
             functions.update(writes.functions)
             if writes.note:
                 notes.add(f"{corpus} {wl}: {writes.note}")
     if not rows:
         return L[:1] + ["(skipped)\n"]
-    L += table(["corpus", "workload", "layering --no-cache", "default, from empty", "default/--no-cache", "difference (rounds)",
-                "cache writes (profiled run)", "guard"], rows)
-    L.append("Cache-writing functions found in the profiles: " + (", ".join(f"`{f}`" for f in sorted(functions)) or "none") + ".\n")
+    L += table(
+        [
+            "corpus",
+            "workload",
+            "layering --no-cache",
+            "default, from empty",
+            "default/--no-cache",
+            "difference (rounds)",
+            "cache writes (profiled run)",
+            "guard",
+        ],
+        rows,
+    )
+    L.append(
+        "Cache-writing functions found in the profiles: "
+        + (", ".join(f"`{f}`" for f in sorted(functions)) or "none")
+        + ".\n"
+    )
     L += [f"- {note}" for note in sorted(notes)] + ([""] if notes else [])
     return L
 
@@ -162,27 +222,67 @@ def cut_section(results: dict) -> list[str]:
         w = CORPORA[corpus]["cut"]
         lay, il = wr.series["default"]["layering"], wr.series["cold"]["import-linter"]
         cut = wr.cut
-        shape.append([corpus, f"`{w['source']}` -> `{w['forbidden']}`", str(cut.chains),
-                      f"{cut.first_group_cut} / {cut.cut_entries}", str(CUT_MINIMUM[corpus]),
-                      f"{first(lay.report_lines)} / {first(il.report_lines)}", f"{lay.verdict} / {il.verdict}",
-                      f"{yes_no(cut.kept_after_removal)} ({cut.statements_removed} statements)"])
+        shape.append(
+            [
+                corpus,
+                f"`{w['source']}` -> `{w['forbidden']}`",
+                str(cut.chains),
+                f"{cut.first_group_cut} / {cut.cut_entries}",
+                str(CUT_MINIMUM[corpus]),
+                f"{first(lay.report_lines)} / {first(il.report_lines)}",
+                f"{lay.verdict} / {il.verdict}",
+                f"{yes_no(cut.kept_after_removal)} ({cut.statements_removed} statements)",
+            ]
+        )
         s = wr.series
-        timing.append([corpus, s["cold"]["layering"].cell, s["default"]["layering"].cell, s["warm"]["layering"].cell,
-                       s["cold"]["import-linter"].cell, s["warm"]["import-linter"].cell,
-                       fmt_ratio(ratio(s["cold"]["layering"].med, s["cold"]["import-linter"].med)),
-                       fmt_ratio(ratio(s["default"]["layering"].med, s["cold"]["import-linter"].med)),
-                       fmt_ratio(ratio(s["warm"]["layering"].med, s["warm"]["import-linter"].med))])
+        timing.append(
+            [
+                corpus,
+                s["cold"]["layering"].cell,
+                s["default"]["layering"].cell,
+                s["warm"]["layering"].cell,
+                s["cold"]["import-linter"].cell,
+                s["warm"]["import-linter"].cell,
+                fmt_ratio(ratio(s["cold"]["layering"].med, s["cold"]["import-linter"].med)),
+                fmt_ratio(ratio(s["default"]["layering"].med, s["cold"]["import-linter"].med)),
+                fmt_ratio(ratio(s["warm"]["layering"].med, s["warm"]["import-linter"].med)),
+            ]
+        )
     if not shape:
         return L + ["(skipped)\n"]
-    L.append("One `forbidden` contract with chains per corpus. Report lines: the text report at default "
-             "settings (layering in default mode, lint-imports). Chains and cut from layering's "
-             "`--format json` (`chain_groups[0].cut` / entries of `cut`). Then each import statement of the "
-             "`cut` is replaced by `pass` in a copy of the package and `layering check` runs on the copy.\n")
-    L += table(["corpus", "contract", "chains", "cut (first group / entries)", "minimum (issue)",
-                "report lines layering / lint-imports", "verdict layering / lint-imports",
-                "removing the cut keeps the contract"], shape)
-    L += table(["corpus", "layering cold", "layering default, from empty", "layering warm", "lint-imports cold",
-                "lint-imports warm", "cold / cold", "default / lint-imports cold", "warm / warm"], timing)
+    L.append(
+        "One `forbidden` contract with chains per corpus. Report lines: the text report at default "
+        "settings (layering in default mode, lint-imports). Chains and cut from layering's "
+        "`--format json` (`chain_groups[0].cut` / entries of `cut`). Then each import statement of the "
+        "`cut` is replaced by `pass` in a copy of the package and `layering check` runs on the copy.\n"
+    )
+    L += table(
+        [
+            "corpus",
+            "contract",
+            "chains",
+            "cut (first group / entries)",
+            "minimum (issue)",
+            "report lines layering / lint-imports",
+            "verdict layering / lint-imports",
+            "removing the cut keeps the contract",
+        ],
+        shape,
+    )
+    L += table(
+        [
+            "corpus",
+            "layering cold",
+            "layering default, from empty",
+            "layering warm",
+            "lint-imports cold",
+            "lint-imports warm",
+            "cold / cold",
+            "default / lint-imports cold",
+            "warm / warm",
+        ],
+        timing,
+    )
     for corpus, res in results.items():
         problems = res["standard"]["cut"].cut.problems if "cut" in res["standard"] else []
         if problems:
@@ -204,9 +304,16 @@ def yes_no(value: bool | None) -> str:
 def edit_row(name: str, series: Series) -> list[str]:
     cache, nocache = series["cache"], series["no-cache"]
     lay, il = cache["layering"], cache["import-linter"]
-    return [name, lay.cell, il.cell, fmt_ratio(ratio(lay.med, il.med)), nocache["layering"].cell,
-            nocache["import-linter"].cell, fmt_ratio(ratio(lay.med, nocache["layering"].med)),
-            f"{lay.verdict} / {il.verdict}"]
+    return [
+        name,
+        lay.cell,
+        il.cell,
+        fmt_ratio(ratio(lay.med, il.med)),
+        nocache["layering"].cell,
+        nocache["import-linter"].cell,
+        fmt_ratio(ratio(lay.med, nocache["layering"].med)),
+        f"{lay.verdict} / {il.verdict}",
+    ]
 
 
 def edit_series(corpus_result: dict) -> dict[str, Series]:
@@ -217,12 +324,23 @@ def edit_series(corpus_result: dict) -> dict[str, Series]:
 def all_series(edits: EditResults) -> list[tuple[str, ToolSeries]]:
     """(workload, series) of every run of the edit workloads, the warm-up's too."""
     return [("warm-up", s) for s in edits.warm_up.values()] + [
-        (wl, s) for wl, by_mode in edits.series.items() for by_tool in by_mode.values() for s in by_tool.values()
+        (wl, s)
+        for wl, by_mode in edits.series.items()
+        for by_tool in by_mode.values()
+        for s in by_tool.values()
     ]
 
 
-EDIT_HEADER = ["workload", "layering", "lint-imports", "layering/lint-imports", "layering --no-cache",
-               "lint-imports --no-cache", "layering cache/--no-cache", "verdict layering / lint-imports"]
+EDIT_HEADER = [
+    "workload",
+    "layering",
+    "lint-imports",
+    "layering/lint-imports",
+    "layering --no-cache",
+    "lint-imports --no-cache",
+    "layering cache/--no-cache",
+    "verdict layering / lint-imports",
+]
 
 
 def edits_section(results: dict) -> list[str]:
@@ -247,32 +365,62 @@ def phase_table(phases: dict[str, dict[str, float] | None]) -> list[str]:
     shown = {wl: parts for wl, parts in phases.items() if parts}
     if not shown:
         return []
-    labels = ["profiled run"] + [label for label, _ in PHASES if any(parts.get(label) for parts in shown.values())]
-    rows = [[label] + [f"{shown[wl].get(label, 0) * 1000:.0f} ms" for wl in shown] for label in labels]
-    return ["Where layering's time goes (one more run of each workload under cProfile; parts overlap where one "
-            "calls another, e.g. an import made while deciding):\n"] + table(["part"] + list(shown), rows)
+    labels = ["profiled run"] + [
+        label for label, _ in PHASES if any(parts.get(label) for parts in shown.values())
+    ]
+    rows = [
+        [label] + [f"{shown[wl].get(label, 0) * 1000:.0f} ms" for wl in shown] for label in labels
+    ]
+    return [
+        "Where layering's time goes (one more run of each workload under cProfile; parts overlap where one "
+        "calls another, e.g. an import made while deciding):\n"
+    ] + table(["part"] + list(shown), rows)
 
 
 def scale_section(scale: dict | None) -> list[str]:
     L = ["## Issue 14: scaling (synthetic layered packages, layers + independence, both kept)\n"]
     if not scale:
         return L + ["(skipped)\n"]
-    L.append(f"`{synthetic.PACKAGE}`: {synthetic.LAYERS} layers, subpackages of {synthetic.PACKAGE_SIZE} modules, "
-             f"each module importing {synthetic.IMPORTS_PER_MODULE} modules of lower layers and defining "
-             f"{synthetic.FUNCTIONS_PER_MODULE} functions. cold = `--no-cache`; d1 = after a body edit, both tools "
-             f"warm before (packages above {SCALE_FULL_ROUNDS_UP_TO:,} modules get a third of the rounds).\n")
+    L.append(
+        f"`{synthetic.PACKAGE}`: {synthetic.LAYERS} layers, subpackages of {synthetic.PACKAGE_SIZE} modules, "
+        f"each module importing {synthetic.IMPORTS_PER_MODULE} modules of lower layers and defining "
+        f"{synthetic.FUNCTIONS_PER_MODULE} functions. cold = `--no-cache`; d1 = after a body edit, both tools "
+        f"warm before (packages above {SCALE_FULL_ROUNDS_UP_TO:,} modules get a third of the rounds).\n"
+    )
     rows = []
     for modules, res in scale.items():
         s = res.series["d1"]
         lay_cold, il_cold = s["no-cache"]["layering"], s["no-cache"]["import-linter"]
         lay_d1, il_d1 = s["cache"]["layering"], s["cache"]["import-linter"]
-        rows.append([f"{modules:,}", lay_cold.cell, il_cold.cell, fmt_ratio(ratio(lay_cold.med, il_cold.med)),
-                     lay_d1.cell, il_d1.cell, fmt_ratio(ratio(lay_d1.med, il_d1.med)),
-                     f"{lay_d1.verdict} / {il_d1.verdict}"])
-    L += table(["modules", "layering cold", "lint-imports cold", "cold ratio", "layering d1", "lint-imports d1",
-                "d1 ratio", "verdict layering / lint-imports"], rows)
+        rows.append(
+            [
+                f"{modules:,}",
+                lay_cold.cell,
+                il_cold.cell,
+                fmt_ratio(ratio(lay_cold.med, il_cold.med)),
+                lay_d1.cell,
+                il_d1.cell,
+                fmt_ratio(ratio(lay_d1.med, il_d1.med)),
+                f"{lay_d1.verdict} / {il_d1.verdict}",
+            ]
+        )
+    L += table(
+        [
+            "modules",
+            "layering cold",
+            "lint-imports cold",
+            "cold ratio",
+            "layering d1",
+            "lint-imports d1",
+            "d1 ratio",
+            "verdict layering / lint-imports",
+        ],
+        rows,
+    )
     L += growth_lines(scale)
-    L += failures([(f"{m:,} modules {wl}", s) for m, res in scale.items() for wl, s in all_series(res)])
+    L += failures(
+        [(f"{m:,} modules {wl}", s) for m, res in scale.items() for wl, s in all_series(res)]
+    )
     return L
 
 
@@ -282,11 +430,19 @@ def growth_lines(scale: dict) -> list[str]:
         return []
     small, large = sizes[0], sizes[-1]
     parts = []
-    for label, mode, tool in (("layering cold", "no-cache", "layering"), ("lint-imports cold", "no-cache", "import-linter"),
-                              ("layering d1", "cache", "layering"), ("lint-imports d1", "cache", "import-linter")):
+    for label, mode, tool in (
+        ("layering cold", "no-cache", "layering"),
+        ("lint-imports cold", "no-cache", "import-linter"),
+        ("layering d1", "cache", "layering"),
+        ("lint-imports d1", "cache", "import-linter"),
+    ):
         times = [scale[m].series["d1"][mode][tool].med for m in (small, large)]
         parts.append(f"{label} {fmt_ratio(ratio(times[1], times[0]))}")
-    return [f"Growth from {small:,} to {large:,} modules ({large // small}x the modules): " + ", ".join(parts) + ".\n"]
+    return [
+        f"Growth from {small:,} to {large:,} modules ({large // small}x the modules): "
+        + ", ".join(parts)
+        + ".\n"
+    ]
 
 
 def memory_section(results: dict) -> list[str]:
@@ -294,9 +450,15 @@ def memory_section(results: dict) -> list[str]:
     L = ["## Peak memory (max RSS, workload c)\n"]
     if not memory:
         return L + ["(skipped)\n"]
-    L.append(f"Separate untimed runs, max over the rounds; measured with {next(iter(memory.values()))['method']}.\n")
-    rows = [[corpus, mode] + ["n/a" if mem[mode].get(t) is None else f"{mem[mode][t] / 1024:.0f} MiB" for t in TOOLS]
-            for corpus, mem in memory.items() for mode in ("cold", "warm")]
+    L.append(
+        f"Separate untimed runs, max over the rounds; measured with {next(iter(memory.values()))['method']}.\n"
+    )
+    rows = [
+        [corpus, mode]
+        + ["n/a" if mem[mode].get(t) is None else f"{mem[mode][t] / 1024:.0f} MiB" for t in TOOLS]
+        for corpus, mem in memory.items()
+        for mode in ("cold", "warm")
+    ]
     return L + table(["corpus", "mode", *TOOLS], rows)
 
 
@@ -305,8 +467,10 @@ def startup_section(startup: dict | None) -> list[str]:
     if not startup:
         return L + ["(skipped)\n"]
     lay, il, ta = startup["layering"], startup["import-linter"], startup["tach"]
-    L += table(["layering", "import-linter", "tach", "layering/import-linter"],
-               [[lay.cell, il.cell, ta.cell, fmt_ratio(ratio(lay.med, il.med))]])
+    L += table(
+        ["layering", "import-linter", "tach", "layering/import-linter"],
+        [[lay.cell, il.cell, ta.cell, fmt_ratio(ratio(lay.med, il.med))]],
+    )
     return L + ([lay.error, ""] if lay.error else [])
 
 
@@ -316,23 +480,41 @@ def probes_section(probes: dict | None) -> tuple[list[str], bool | None]:
         return L + ["(skipped)\n"], None
     lay, naive = probes["layering"], probes["naive"]
     nb = sorted(m for m, v in probes["naive_verdicts"].items() if v == "broken")
-    L.append("One `layering check` on a config with one probe contract over 20 modules, versus the naive "
-             "way: 20 sequential `python -c \"import X, sys; ...'django.db' in sys.modules...\"` subprocesses. "
-             "layering runs with `--no-cache` (probe results are not reused).\n")
-    L += table(["layering", "naive (20 subprocesses)", "layering/naive", "verdict layering / naive"],
-               [[lay.cell, naive.cell, fmt_ratio(ratio(lay.med, naive.med)), f"{lay.verdict} / {naive.verdict}"]])
-    L.append(f"Naive verdicts: {len(nb)} of {len(PROBE_MODULES)} modules load django.db: {', '.join(nb)}.")
+    L.append(
+        "One `layering check` on a config with one probe contract over 20 modules, versus the naive "
+        "way: 20 sequential `python -c \"import X, sys; ...'django.db' in sys.modules...\"` subprocesses. "
+        "layering runs with `--no-cache` (probe results are not reused).\n"
+    )
+    L += table(
+        ["layering", "naive (20 subprocesses)", "layering/naive", "verdict layering / naive"],
+        [
+            [
+                lay.cell,
+                naive.cell,
+                fmt_ratio(ratio(lay.med, naive.med)),
+                f"{lay.verdict} / {naive.verdict}",
+            ]
+        ],
+    )
+    L.append(
+        f"Naive verdicts: {len(nb)} of {len(PROBE_MODULES)} modules load django.db: {', '.join(nb)}."
+    )
     if lay.error:
         return L + [f"\n{lay.error}", ""], None
     per = probes["layering_per_module"]
     if per and len(per) == len(PROBE_MODULES):
         diff = [m for m in PROBE_MODULES if per[m] != probes["naive_verdicts"].get(m)]
         same = not diff and lay.verdict == naive.verdict
-        L.append("Per-module verdicts " + ("identical." if not diff else f"DIFFER on: {', '.join(diff)}."))
+        L.append(
+            "Per-module verdicts "
+            + ("identical." if not diff else f"DIFFER on: {', '.join(diff)}.")
+        )
     else:
         same = lay.verdict == naive.verdict
-        L.append(f"Per-module verdicts could not be read from layering's output (found {len(per)}); "
-                 "compared the contract verdict only: " + ("identical." if same else "DIFFERENT."))
+        L.append(
+            f"Per-module verdicts could not be read from layering's output (found {len(per)}); "
+            "compared the contract verdict only: " + ("identical." if same else "DIFFERENT.")
+        )
     return L + [""], same
 
 
@@ -343,10 +525,22 @@ def compared_pairs(results: dict, scale: dict | None) -> list[tuple[str, ToolSer
         for wl, wr in res["standard"].items():
             for mode in MODES:
                 il_mode = "warm" if mode == "warm" else "cold"
-                pairs.append((f"{corpus} {wl} {mode}", wr.series[mode]["layering"], wr.series[il_mode]["import-linter"]))
+                pairs.append(
+                    (
+                        f"{corpus} {wl} {mode}",
+                        wr.series[mode]["layering"],
+                        wr.series[il_mode]["import-linter"],
+                    )
+                )
         for wl, series in edit_series(res).items():
             for mode in EDIT_MODES:
-                pairs.append((f"{corpus} {wl} {mode}", series[mode]["layering"], series[mode]["import-linter"]))
+                pairs.append(
+                    (
+                        f"{corpus} {wl} {mode}",
+                        series[mode]["layering"],
+                        series[mode]["import-linter"],
+                    )
+                )
     for modules, res in (scale or {}).items():
         for mode in EDIT_MODES:
             s = res.series["d1"][mode]
@@ -354,7 +548,9 @@ def compared_pairs(results: dict, scale: dict | None) -> list[tuple[str, ToolSer
     return pairs
 
 
-def verdict_section(results: dict, scale: dict | None, probes, probe_same: bool | None) -> list[str]:
+def verdict_section(
+    results: dict, scale: dict | None, probes, probe_same: bool | None
+) -> list[str]:
     L = ["## Verdict check (layering vs import-linter, every workload and mode)\n"]
     checked, diffs = 0, []
     for where, lay, il in compared_pairs(results, scale):
@@ -370,25 +566,39 @@ def verdict_section(results: dict, scale: dict | None, probes, probe_same: bool 
     elif real:
         L.append(f"**verdicts differ** in {len(real)} of {checked} compared cells:\n")
     else:
-        L.append(f"No differences in {checked} compared cells, but some cells could not be compared:\n")
+        L.append(
+            f"No differences in {checked} compared cells, but some cells could not be compared:\n"
+        )
     L += [f"- {d}" for d in diffs]
     if probes:
-        L.append(f"\nProbes: {'identical' if probe_same else ('not compared' if probe_same is None else 'DIFFERENT')}.")
+        L.append(
+            f"\nProbes: {'identical' if probe_same else ('not compared' if probe_same is None else 'DIFFERENT')}."
+        )
     return L + [""]
 
 
 def configurations_section(results: dict, scale: dict | None) -> list[str]:
-    L = ["## Configurations\n",
-         "The exact files are written into each project dir in the scratch directory as "
-         "`bench_<w>.layering.toml`, `bench_<w>.importlinter.toml`, `bench_<w>.tach.toml`.\n"]
+    L = [
+        "## Configurations\n",
+        "The exact files are written into each project dir in the scratch directory as "
+        "`bench_<w>.layering.toml`, `bench_<w>.importlinter.toml`, `bench_<w>.tach.toml`.\n",
+    ]
     for corpus in results:
         c = CORPORA[corpus]
-        cut = f"; (cut) `{c['cut']['source']}` must not import `{c['cut']['forbidden']}` (indirect too)" if "cut" in c else ""
-        L.append(f"- **{corpus}**: (a) `{c['a']['source']}` must not import `{c['a']['forbidden']}` (direct only); "
-                 f"(b) `{c['b']['source']}` must not import `{c['b']['forbidden']}` (indirect too); "
-                 f"(c) layers {' > '.join('`%s`' % x for x in c['c']['layers'])}, independence of "
-                 f"{', '.join('`%s`' % x for x in c['c']['independent'])}{cut}.")
+        cut = (
+            f"; (cut) `{c['cut']['source']}` must not import `{c['cut']['forbidden']}` (indirect too)"
+            if "cut" in c
+            else ""
+        )
+        L.append(
+            f"- **{corpus}**: (a) `{c['a']['source']}` must not import `{c['a']['forbidden']}` (direct only); "
+            f"(b) `{c['b']['source']}` must not import `{c['b']['forbidden']}` (indirect too); "
+            f"(c) layers {' > '.join('`%s`' % x for x in c['c']['layers'])}, independence of "
+            f"{', '.join('`%s`' % x for x in c['c']['independent'])}{cut}."
+        )
     if scale:
-        L.append(f"- **synthetic**: layers {' > '.join('`%s`' % x for x in synthetic.layer_names())}, independence of "
-                 f"{', '.join('`%s`' % x for x in synthetic.independent_siblings())}.")
+        L.append(
+            f"- **synthetic**: layers {' > '.join('`%s`' % x for x in synthetic.layer_names())}, independence of "
+            f"{', '.join('`%s`' % x for x in synthetic.independent_siblings())}."
+        )
     return L + [""]

@@ -58,7 +58,9 @@ class ToolSeries:
         entry = {"rc": res.rc, "wall": round(res.wall, 4), "timed": timed}
         if res.rc not in (0, 1):
             entry["stderr"] = res.err
-            self.error = f"{self.tool} failed (exit {res.rc}): " + one_line(tail(res.err or res.out, 8))
+            self.error = f"{self.tool} failed (exit {res.rc}): " + one_line(
+                tail(res.err or res.out, 8)
+            )
             log("  " + self.error)
         self.runs.append(entry)
         if timed and res.rc in (0, 1):
@@ -68,8 +70,17 @@ class ToolSeries:
             self.report_lines.append(len(res.out.splitlines()))
 
     def to_json(self) -> dict:
-        return {"tool": self.tool, "mode": self.mode, "times": self.times, "maxrss_kb": self.rss, "rcs": self.rcs,
-                "report_lines": self.report_lines, "runs": self.runs, "error": self.error, "na": self.na}
+        return {
+            "tool": self.tool,
+            "mode": self.mode,
+            "times": self.times,
+            "maxrss_kb": self.rss,
+            "rcs": self.rcs,
+            "report_lines": self.report_lines,
+            "runs": self.runs,
+            "error": self.error,
+            "na": self.na,
+        }
 
     @property
     def med(self) -> float | None:
@@ -181,5 +192,9 @@ def warm_up(env: Env, project: Project, caches: CacheDirs, timed: list[Timed]) -
 
 
 def log_medians(series: Series) -> None:
-    cells = [f"{tool} {mode}={s.cell} ({s.verdict})" for mode, by_tool in series.items() for tool, s in by_tool.items()]
+    cells = [
+        f"{tool} {mode}={s.cell} ({s.verdict})"
+        for mode, by_tool in series.items()
+        for tool, s in by_tool.items()
+    ]
     log("  medians: " + ", ".join(cells))

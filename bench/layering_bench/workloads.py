@@ -45,21 +45,31 @@ from .timing import (
     warm_up,
 )
 
-
 # Modes of the standard workloads.  cold: no cache (layering's cache dir removed, --no-cache;
 # import-linter --no-cache); default: layering as a user runs it, cache on, from an empty cache
 # dir; warm: each tool's cache as one untimed run left it.
 MODES = ("cold", "default", "warm")
 
 
-def time_standard_workload(env: Env, project: Project, workload: str, repeat: int) -> tuple[Series, Configs, str]:
+def time_standard_workload(
+    env: Env, project: Project, workload: str, repeat: int
+) -> tuple[Series, Configs, str]:
     """Every mode of both tools (and tach, where it can express the workload) in one set of
     interleaved rounds; also returns the note on tach's configuration."""
     configs = write_configs(project, workload)
     tach_text, tach_note = write_tach_config(project, workload)
     caches = cache_dirs(env, project)
-    series = new_series(env, [("cold", "layering"), ("default", "layering"), ("warm", "layering"),
-                              ("cold", "import-linter"), ("warm", "import-linter"), ("cold", "tach")])
+    series = new_series(
+        env,
+        [
+            ("cold", "layering"),
+            ("default", "layering"),
+            ("warm", "layering"),
+            ("cold", "import-linter"),
+            ("warm", "import-linter"),
+            ("cold", "tach"),
+        ],
+    )
     lay, il = layering_cmd(env, configs), lint_imports_cmd(env, configs)
     warm = [
         Timed(series["warm"]["layering"], lay, lambda: caches.restore("layering")),
@@ -99,11 +109,15 @@ class CutCheck:
 
 
 def check_cut(env: Env, project: Project, configs: Configs, series: ToolSeries) -> CutCheck:
-    res = run_untimed(env, project, series, layering_cmd(env, configs) + ["--no-cache", "--format", "json"])
+    res = run_untimed(
+        env, project, series, layering_cmd(env, configs) + ["--no-cache", "--format", "json"]
+    )
     try:
         contract = json.loads(res.out)["contracts"][0]
     except (ValueError, KeyError, IndexError):
-        return CutCheck(problems=[f"no JSON report (exit {res.rc}): " + one_line(tail(res.err or res.out, 4))])
+        return CutCheck(
+            problems=[f"no JSON report (exit {res.rc}): " + one_line(tail(res.err or res.out, 4))]
+        )
     groups = contract.get("chain_groups", [])
     found = CutCheck(
         chains=sum(group["chains"] for group in groups),
@@ -129,7 +143,9 @@ def cut_removal(project: Project, copy: Project, entry: dict) -> source_edits.Im
     path = Path(entry["path"])
     if path.is_absolute():
         path = path.relative_to(project.root)
-    return source_edits.ImportToRemove(copy.root / path, entry["importer"], entry["imported"], tuple(entry["lines"]))
+    return source_edits.ImportToRemove(
+        copy.root / path, entry["importer"], entry["imported"], tuple(entry["lines"])
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -158,14 +174,26 @@ def time_guard(env: Env, project: Project, configs: Configs) -> dict[str, ToolSe
     the first of the two alternating, `GUARD_ROUNDS` rounds."""
     caches = cache_dirs(env, project)
     lay = layering_cmd(env, configs)
-    guard = {"cold": tool_series(env, "layering", "cold"), "default": tool_series(env, "layering", "default")}
+    guard = {
+        "cold": tool_series(env, "layering", "cold"),
+        "default": tool_series(env, "layering", "default"),
+    }
     log(f"{project.name}: the guard's {GUARD_ROUNDS} rounds")
-    interleave([Timed(guard["cold"], lay + ["--no-cache"], lambda: caches.clear("layering")),
-                Timed(guard["default"], lay, lambda: caches.clear("layering"))], project.root, GUARD_ROUNDS, env.env)
+    interleave(
+        [
+            Timed(guard["cold"], lay + ["--no-cache"], lambda: caches.clear("layering")),
+            Timed(guard["default"], lay, lambda: caches.clear("layering")),
+        ],
+        project.root,
+        GUARD_ROUNDS,
+        env.env,
+    )
     return guard
 
 
-def bench_standard_workload(env: Env, project: Project, workload: str, repeat: int) -> WorkloadResult:
+def bench_standard_workload(
+    env: Env, project: Project, workload: str, repeat: int
+) -> WorkloadResult:
     series, configs, tach_note = time_standard_workload(env, project, workload, repeat)
     guard = time_guard(env, project, configs)
     untimed = tool_series(env, "layering", "untimed")
@@ -179,7 +207,9 @@ def bench_standard_workload(env: Env, project: Project, workload: str, repeat: i
     return WorkloadResult(series, tach_note, guard, cache_writes, untimed, cut)
 
 
-def bench_corpus(env: Env, corpus: str, cdir: Path, sections: list[str], repeat: int, memory_rounds: int) -> dict:
+def bench_corpus(
+    env: Env, corpus: str, cdir: Path, sections: list[str], repeat: int, memory_rounds: int
+) -> dict:
     project = corpus_project(corpus, cdir)
     out: dict = {"files": sum(1 for _ in project.package_dir.rglob("*.py")), "standard": {}}
     for workload in STANDARD_WORKLOADS:
@@ -230,13 +260,20 @@ def bench_memory(env: Env, project: Project, rounds: int) -> dict:
         out[mode] = {t: (max(v) if v else None) for t, v in peaks.items()}
         out[f"{mode} layering runs"] = recorded["layering"]
     (project.root / "tach.toml").unlink(missing_ok=True)
-    out["method"] = "GNU time %M" if os.path.exists(TIME_BIN) else "wait4 ru_maxrss (includes the benchmark's own RSS as a floor)"
+    out["method"] = (
+        "GNU time %M"
+        if os.path.exists(TIME_BIN)
+        else "wait4 ru_maxrss (includes the benchmark's own RSS as a floor)"
+    )
     return out
 
 
 def bench_startup(env: Env, repeat: int) -> dict[str, ToolSeries]:
     series = new_series(env, [("start-up", t) for t in TOOLS])["start-up"]
-    timed = [Timed(series[t], [env.exe(exe), "--version"]) for t, exe in zip(TOOLS, ("layering", "lint-imports", "tach"))]
+    timed = [
+        Timed(series[t], [env.exe(exe), "--version"])
+        for t, exe in zip(TOOLS, ("layering", "lint-imports", "tach"))
+    ]
     for t in timed:  # warm the bytecode caches (untimed)
         if not t.series.error:
             t.series.record(run(t.cmd, env.scratch, env.env), timed=False)
@@ -280,16 +317,30 @@ NAIVE_PROBE = (
 def bench_probes(env: Env, repeat: int) -> dict:
     pdir = env.scratch / "probes"
     pdir.mkdir(parents=True, exist_ok=True)
-    site = run([str(env.python), "-c", "import django, os; print(os.path.dirname(os.path.dirname(django.__file__)))"],
-               cwd=pdir, env=env.env).out.strip()
+    site = run(
+        [
+            str(env.python),
+            "-c",
+            "import django, os; print(os.path.dirname(os.path.dirname(django.__file__)))",
+        ],
+        cwd=pdir,
+        env=env.env,
+    ).out.strip()
     rel_site = os.path.relpath(site, pdir)
     cfg = pdir / "contracts.toml"
     cfg.write_text(
         f'root_packages = ["django"]\nsource_roots = [{json.dumps(rel_site)}]\ncache_dir = ".layering_cache"\n\n'
-        + render_contract({
-            "id": "probe", "name": f"django modules must not load {PROBE_FORBIDDEN}", "type": "probe",
-            "modules": PROBE_MODULES, "forbidden": [PROBE_FORBIDDEN],
-        }, "contracts") + "\n"
+        + render_contract(
+            {
+                "id": "probe",
+                "name": f"django modules must not load {PROBE_FORBIDDEN}",
+                "type": "probe",
+                "modules": PROBE_MODULES,
+                "forbidden": [PROBE_FORBIDDEN],
+            },
+            "contracts",
+        )
+        + "\n"
     )
     lay = tool_series(env, "layering", "probes")
     naive = ToolSeries("naive", "probes")
@@ -317,15 +368,26 @@ def bench_probes(env: Env, repeat: int) -> dict:
                 rcs = []
                 peak = 0
                 for m in PROBE_MODULES:
-                    res = run([str(env.python), "-c", NAIVE_PROBE.format(module=m, f=PROBE_FORBIDDEN)], pdir, env.env)
+                    res = run(
+                        [str(env.python), "-c", NAIVE_PROBE.format(module=m, f=PROBE_FORBIDDEN)],
+                        pdir,
+                        env.env,
+                    )
                     rcs.append(res.rc)
                     peak = max(peak, res.maxrss_kb)
                     naive_verdicts[m] = verdict_of(res.rc)
                 naive.times.append(time.perf_counter() - t0)
                 naive.rss.append(peak)
-                naive.rcs.append(1 if any(rc == 1 for rc in rcs) else (0 if all(rc == 0 for rc in rcs) else 2))
+                naive.rcs.append(
+                    1 if any(rc == 1 for rc in rcs) else (0 if all(rc == 0 for rc in rcs) else 2)
+                )
     per_module = parse_probe_output(lay_outputs[-1]) if lay_outputs else {}
-    return {"layering": lay, "naive": naive, "naive_verdicts": naive_verdicts, "layering_per_module": per_module}
+    return {
+        "layering": lay,
+        "naive": naive,
+        "naive_verdicts": naive_verdicts,
+        "layering_per_module": per_module,
+    }
 
 
 def parse_probe_output(text: str) -> dict[str, str]:
@@ -340,6 +402,7 @@ def parse_probe_output(text: str) -> dict[str, str]:
     except ValueError:
         messages = [text]
     else:
+
         def walk(node):
             if isinstance(node, dict):
                 if isinstance(node.get("message"), str):
@@ -349,6 +412,7 @@ def parse_probe_output(text: str) -> dict[str, str]:
             elif isinstance(node, list):
                 for v in node:
                     walk(v)
+
         walk(data)
         if not isinstance(data, dict) or "contracts" not in data:
             return {}

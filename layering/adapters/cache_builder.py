@@ -88,18 +88,28 @@ class _Building:
 
     def _read(self, read: ImportsRead) -> None:
         self._package.stamps.update(read.stamps)
-        self._hashed.update((m, hashed_file(self._files[m])) for m in read.statements if m in self._files and m not in self._hashed)
+        self._hashed.update(
+            (m, hashed_file(self._files[m]))
+            for m in read.statements
+            if m in self._files and m not in self._hashed
+        )
         entries = {}
         for module, statements in read.statements.items():
             signature = self._signatures[module] = signature_of(statements, read.mode)
             digest, stamp = self._hashed.get(module, ("", None))
-            entries[module] = (digest if self._package.is_unchanged(module, stamp, digest) else "", signature, statements)
+            entries[module] = (
+                digest if self._package.is_unchanged(module, stamp, digest) else "",
+                signature,
+                statements,
+            )
             self._imported[module] = tuple(statement[0] for statement in statements)
         if read.directory is not None:
             try:
                 ImportCache(read.directory, read.written_by).write(entries)
             except OSError as error:
-                self._problems.append(f"the import cache in {read.directory} could not be written ({error.strerror or error})")
+                self._problems.append(
+                    f"the import cache in {read.directory} could not be written ({error.strerror or error})"
+                )
         self._problems.extend(self._keep(self._hashed, self._signatures))
         self._kept = True
         self._encoded = (encoded(self._signatures), encoded(self._imported))
@@ -136,9 +146,18 @@ class CacheBuilder:
         self._store = store
         self._items: list[_Item] = []
         self._problems: list[str] | None = None
-        self._carrier: _Process | _Thread = _Process(files, keep, store) if _can_fork() else _Thread(files, keep, store)
+        self._carrier: _Process | _Thread = (
+            _Process(files, keep, store) if _can_fork() else _Thread(files, keep, store)
+        )
 
-    def imports_read(self, directory: str | None, written_by: str, mode: str, statements: dict[str, tuple[Statement, ...]], stamps: dict[str, tuple[list | None, str | None]]) -> None:
+    def imports_read(
+        self,
+        directory: str | None,
+        written_by: str,
+        mode: str,
+        statements: dict[str, tuple[Statement, ...]],
+        stamps: dict[str, tuple[list | None, str | None]],
+    ) -> None:
         """What grimp read of the modules of a graph (`ImportsRead`), to sign and keep."""
         read = ImportsRead(directory, written_by, mode, statements, stamps)
         self._items.append(read)
@@ -151,7 +170,11 @@ class CacheBuilder:
             last = _Verdicts(verdicts)
             self._items.append(last)
             problems = self._carrier.finish(last)
-            self._problems = problems if problems is not None else build(self._files, self._items, self._keep, self._store)
+            self._problems = (
+                problems
+                if problems is not None
+                else build(self._files, self._items, self._keep, self._store)
+            )
         return self._problems
 
     def cancel(self) -> None:
@@ -235,7 +258,9 @@ class _Process:
         finally:
             os.close(self._reply)
             # Sent once all is written: its exit (freeing a copy of the run) is not waited for.
-            threading.Thread(target=_reap, args=(self.pid,), name="layering-cache-builder-exit", daemon=True).start()
+            threading.Thread(
+                target=_reap, args=(self.pid,), name="layering-cache-builder-exit", daemon=True
+            ).start()
         try:
             problems = marshal.loads(data)
         except (EOFError, ValueError, TypeError):
@@ -259,7 +284,10 @@ def _frames(descriptor: int) -> Iterator[_Item]:
     """The readings and verdicts framed on a pipe, until the empty frame (or the run's end)."""
     buffer = bytearray()
     while True:
-        while len(buffer) < _LENGTH.size or len(buffer) < _LENGTH.size + _LENGTH.unpack_from(buffer)[0]:
+        while (
+            len(buffer) < _LENGTH.size
+            or len(buffer) < _LENGTH.size + _LENGTH.unpack_from(buffer)[0]
+        ):
             chunk = os.read(descriptor, 1 << 20)
             if not chunk:
                 return  # the run ended without the empty frame
@@ -299,7 +327,9 @@ class _Thread:
 
         self._items: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._problems: list[list[str]] = []
-        self._thread = threading.Thread(target=self._run, args=(files, keep, store), name="layering-cache-builder", daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, args=(files, keep, store), name="layering-cache-builder", daemon=True
+        )
         self._thread.start()
 
     def _run(self, files: PackageFiles, keep: Keep, store: Store) -> None:

@@ -31,7 +31,9 @@ class EditFailed(Exception):
     """The file could not be edited; it is unchanged."""
 
 
-def remove_entries(path: str, table_path: tuple[str, ...], removals: Iterable[tuple[int, StaleEntry]]) -> None:
+def remove_entries(
+    path: str, table_path: tuple[str, ...], removals: Iterable[tuple[int, StaleEntry]]
+) -> None:
     """Remove each (contract position, stale entry) from the TOML file at `path`, whose
     configuration is the table at `table_path` (() for the whole file)."""
     import tomlkit
@@ -67,7 +69,12 @@ def remove_entries(path: str, table_path: tuple[str, ...], removals: Iterable[tu
     write_atomically(path, text)
 
 
-def add_entries(path: str, table_path: tuple[str, ...], additions: Iterable[tuple[int, str, tuple[Any, ...]]], comment: str) -> str:
+def add_entries(
+    path: str,
+    table_path: tuple[str, ...],
+    additions: Iterable[tuple[int, str, tuple[Any, ...]]],
+    comment: str,
+) -> str:
     """The text of the TOML file at `path` with each (contract position, option, values) added,
     each value on a line of its own ending in `# comment`; everything else is kept as written.
 
@@ -91,7 +98,11 @@ def add_entries(path: str, table_path: tuple[str, ...], additions: Iterable[tupl
         contract = contracts[position]
         items = [_item(value) for value in values]
         if option not in contract:
-            lines = [f"{option} = ["] + [f"{DEFAULT_INDENT}{item.as_string()}, # {comment}" for item in items] + ["]"]
+            lines = (
+                [f"{option} = ["]
+                + [f"{DEFAULT_INDENT}{item.as_string()}, # {comment}" for item in items]
+                + ["]"]
+            )
             missing[position] = missing.get(position, []) + lines
             continue
         current = contract[option]
@@ -167,7 +178,9 @@ def _insert_options(text: str, header: str, missing: dict[int, list[str]]) -> st
 def insert_lines(path: str, insertions: dict[int, list[str]]) -> str:
     """The text of the file at `path` with `insertions[N]` inserted after line N, line endings kept."""
     lines = lines_with_endings(_read(path))
-    ending = next((line[len(line.rstrip("\r\n")):] for line in lines if line.endswith("\n")), "\n")
+    ending = next(
+        (line[len(line.rstrip("\r\n")) :] for line in lines if line.endswith("\n")), "\n"
+    )
     edited = []
     for number, line in enumerate(lines, start=1):
         edited.append(line if line.endswith("\n") or number not in insertions else line + ending)
@@ -192,7 +205,7 @@ def edit_lines(path: str, replacements: dict[int, str | None]) -> str:
         if number not in replacements:
             edited.append(line)
         elif replacements[number] is not None:
-            ending = line[len(line.rstrip("\r\n")):]
+            ending = line[len(line.rstrip("\r\n")) :]
             edited.append(f"{replacements[number]}{ending}")
     return "".join(edited)
 
@@ -219,7 +232,9 @@ def write_atomically(path: str, text: str) -> None:
     if current is not None and _starts_with_bom(target):
         data = codecs.BOM_UTF8 + data
     try:
-        descriptor, temporary = tempfile.mkstemp(prefix=".layering-", suffix=".tmp", dir=os.path.dirname(target))
+        descriptor, temporary = tempfile.mkstemp(
+            prefix=".layering-", suffix=".tmp", dir=os.path.dirname(target)
+        )
     except OSError as error:
         raise EditFailed(f"cannot write beside {path}: {error.strerror}") from None
     try:

@@ -37,11 +37,14 @@ _STRINGS = re.compile(
 )
 """Comments and string literals (so that quotes inside one never open another)."""
 
-@functools.lru_cache(maxsize=None)
+
+@functools.cache
 def _statement_start(indent: str) -> re.Pattern[str]:
     """A newline, then a line that begins a statement at exactly `indent` (clauses such as
     `else:` continue one). It starts with a literal newline, which `re` searches for fast."""
-    return re.compile("\n" + re.escape(indent) + r"(?![ \t\f\r\n#)\]}]|(?:else|elif|except|finally)\b)")
+    return re.compile(
+        "\n" + re.escape(indent) + r"(?![ \t\f\r\n#)\]}]|(?:else|elif|except|finally)\b)"
+    )
 
 
 _IMPORT_WORD = re.compile(r"import\b")
@@ -78,7 +81,11 @@ def executed_imports(path: str) -> list[RawImport]:
 
 
 def _import_words(text: str) -> list[int]:
-    return [m.start() for m in _IMPORT_WORD.finditer(text) if not (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"))]
+    return [
+        m.start()
+        for m in _IMPORT_WORD.finditer(text)
+        if not (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"))
+    ]
 
 
 @dataclass(frozen=True)
@@ -146,7 +153,12 @@ class _Source:
         while 0 < line < statement.end:
             following = text.find("\n", line, statement.end) + 1 or statement.end
             code = text[line:following].strip()
-            if text[line] in " \t" and code and not code.startswith("#") and not self._in_string(line):
+            if (
+                text[line] in " \t"
+                and code
+                and not code.startswith("#")
+                and not self._in_string(line)
+            ):
                 return line
             line = following
         return -1
@@ -155,15 +167,26 @@ class _Source:
         """Offsets of the lines between `begin` and `end` that may begin a statement at `indent`
         (those inside a triple-quoted string are set aside when a statement is asked for)."""
         pattern = _statement_start(indent)
-        first = [begin] if begin < end - len(indent) and pattern.match("\n" + self.text[begin : begin + len(indent) + 16]) else []
-        return first + [m.start() + 1 for m in pattern.finditer(self.text, begin, end) if m.end() < end]
+        first = (
+            [begin]
+            if begin < end - len(indent)
+            and pattern.match("\n" + self.text[begin : begin + len(indent) + 16])
+            else []
+        )
+        return first + [
+            m.start() + 1 for m in pattern.finditer(self.text, begin, end) if m.end() < end
+        ]
 
     def _statement(self, starts: list[int], index: int, end: int, indent: str) -> _Statement:
         """The statement whose lines hold `starts[index]`: from its first decorator to the next
         statement (or `end`); `undecorated` is the line after the decorators."""
         while index > 0 and self._in_string(starts[index]):
             index -= 1
-        while index > 0 and self._is_decorator(starts[index - 1], indent) and not self._in_string(starts[index - 1]):
+        while (
+            index > 0
+            and self._is_decorator(starts[index - 1], indent)
+            and not self._in_string(starts[index - 1])
+        ):
             index -= 1
         first = starts[index]
         following = self._next(starts, index)
@@ -192,7 +215,9 @@ class _Source:
                 self._scanned = len(self.text) + 1
                 break
             self._scanned = match.end()
-            if match.group().startswith(("\'\'\'", '"""')):
+            if match.group().startswith(("'''", '"""')):
                 self._triple_quoted.append(match.span())
         index = bisect.bisect_right(self._triple_quoted, (offset, len(self.text) + 1)) - 1
-        return index >= 0 and self._triple_quoted[index][0] < offset < self._triple_quoted[index][1]
+        return (
+            index >= 0 and self._triple_quoted[index][0] < offset < self._triple_quoted[index][1]
+        )

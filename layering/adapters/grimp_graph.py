@@ -58,11 +58,11 @@ def build_graph(
     exclude_type_checking_imports: bool,
     cache_dir: str | None,
     include_external_packages: bool = False,
-    files: "PackageFiles | None" = None,
-    digests: "Mapping[str, str] | CacheBuilder | None" = None,
-    starts: "set[str] | None" = None,
-    also: "set[str] | frozenset[str]" = frozenset(),
-    readings: "dict[str, ModuleReading] | None" = None,
+    files: PackageFiles | None = None,
+    digests: Mapping[str, str] | CacheBuilder | None = None,
+    starts: set[str] | None = None,
+    also: set[str] | frozenset[str] = frozenset(),
+    readings: dict[str, ModuleReading] | None = None,
 ) -> Any:
     """grimp's ImportGraph of the root packages, with external packages squashed in if asked.
 
@@ -87,10 +87,27 @@ def build_graph(
 
             try:
                 with _grimp_reading(files, cache_dir), _cache_warnings(cache):
-                    return scan_graph(files, exclude_type_checking_imports, include_external_packages, cache, digests, starts, also, readings, lambda: _say_corrupt(cache))
+                    return scan_graph(
+                        files,
+                        exclude_type_checking_imports,
+                        include_external_packages,
+                        cache,
+                        digests,
+                        starts,
+                        also,
+                        readings,
+                        lambda: _say_corrupt(cache),
+                    )
             except GrimpInternalsChanged:
                 pass
-        return _build(root_packages, source_roots, exclude_type_checking_imports, include_external_packages, cache, cache_dir)
+        return _build(
+            root_packages,
+            source_roots,
+            exclude_type_checking_imports,
+            include_external_packages,
+            cache,
+            cache_dir,
+        )
 
     if cache_dir is None:
         return build(None)
@@ -100,7 +117,9 @@ def build_graph(
         raise
     except Exception as error:  # noqa: BLE001 - any failure with a cache is retried without it
         reason = _short(error)
-    warn_once(f"the import graph cache in {_shown(cache_dir)} could not be used ({reason}); rebuilt it")
+    warn_once(
+        f"the import graph cache in {_shown(cache_dir)} could not be used ({reason}); rebuilt it"
+    )
     if _discard_cache_files(cache_dir, root_packages):
         try:
             return build(cache_dir)
@@ -111,7 +130,12 @@ def build_graph(
     return build(None)
 
 
-def readings_of_modules(files: PackageFiles, modules: set[str], exclude_type_checking_imports: bool, include_external_packages: bool) -> "dict[str, ModuleReading] | None":
+def readings_of_modules(
+    files: PackageFiles,
+    modules: set[str],
+    exclude_type_checking_imports: bool,
+    include_external_packages: bool,
+) -> dict[str, ModuleReading] | None:
     """What grimp reads of each of `modules`, scanned alone; None where that cannot be told
     here (grimp's internals changed, or a file cannot be read: deciding the contracts again
     reports it)."""
@@ -120,12 +144,16 @@ def readings_of_modules(files: PackageFiles, modules: set[str], exclude_type_che
     os.environ.setdefault("RUST_MIN_STACK", str(RUST_STACK_BYTES))
     try:
         with _grimp_reading(files, None):
-            return read_modules(files, modules, exclude_type_checking_imports, include_external_packages)
+            return read_modules(
+                files, modules, exclude_type_checking_imports, include_external_packages
+            )
     except (GrimpInternalsChanged, SourceUnreadable, UnicodeError):
         return None
 
 
-def imports_of_module(files: PackageFiles, module: str, exclude_type_checking_imports: bool) -> list[tuple[str, int]] | None:
+def imports_of_module(
+    files: PackageFiles, module: str, exclude_type_checking_imports: bool
+) -> list[tuple[str, int]] | None:
     """(imported, line) of every import grimp reads in one module's file, externals squashed;
     None where grimp's internals are not as expected (the caller then builds the graph)."""
     from layering.adapters.grimp_scan import GrimpInternalsChanged, scan_module
@@ -210,22 +238,32 @@ def _located_errors(files: PackageFiles | None, configured_cache: str | None) ->
     try:
         yield
     except SourceSyntaxError as error:
-        raise _located(error.filename, error.lineno or 1, f"syntax error: {(error.text or '').strip()}") from None
+        raise _located(
+            error.filename, error.lineno or 1, f"syntax error: {(error.text or '').strip()}"
+        ) from None
     except UnicodeError as error:
         path = _undecodable_file(error)
-        if path is None or (configured_cache is not None and _is_within_dir(path, configured_cache)):
+        if path is None or (
+            configured_cache is not None and _is_within_dir(path, configured_cache)
+        ):
             raise
         raise _located(path, 1, f"is not valid source text ({_short(error)})") from None
     except OSError as error:
         unread = _UNREAD.match(str(error))
-        if unread is None or (configured_cache is not None and _is_within_dir(unread["path"], configured_cache)):
+        if unread is None or (
+            configured_cache is not None and _is_within_dir(unread["path"], configured_cache)
+        ):
             raise
         raise _located(unread["path"], 0, f"cannot be read ({unread['reason']})") from None
     except BaseException as error:
         deleted = _deleted_file(files) if type(error).__name__ == "PanicException" else None
         if deleted is None:
             raise
-        raise SourceUnreadable(deleted, 0, "was deleted while layering read the package (after its walk, before grimp read it)") from None
+        raise SourceUnreadable(
+            deleted,
+            0,
+            "was deleted while layering read the package (after its walk, before grimp read it)",
+        ) from None
 
 
 def _refuse_regular_parents(root_packages: tuple[str, ...], source_roots: tuple[str, ...]) -> None:
@@ -240,7 +278,8 @@ def _refuse_regular_parents(root_packages: tuple[str, ...], source_roots: tuple[
         if found is not None:
             parent, origin = found
             raise SourceUnreadable(
-                origin, 1,
+                origin,
+                1,
                 f"root package '{package}' lies inside the regular package '{parent}', which would "
                 f"have to be imported to build the graph; name '{parent}' in root_packages instead",
             )
@@ -271,7 +310,14 @@ def _deleted_file(files: PackageFiles | None) -> str | None:
     """The first file of the walk (by module name) that no longer exists, if any."""
     if files is None:
         return None
-    return next((files.files[module] for module in sorted(files.files) if not os.path.exists(files.files[module])), None)
+    return next(
+        (
+            files.files[module]
+            for module in sorted(files.files)
+            if not os.path.exists(files.files[module])
+        ),
+        None,
+    )
 
 
 def _is_within_dir(path: str, directory: str) -> bool:
@@ -309,7 +355,9 @@ def _usable_cache_dir(cache_dir: str) -> str | None:
             raise PermissionError("not writable")
     except OSError as error:
         reason = error.strerror or str(error)
-        warn_once(f"cannot use the cache directory {_shown(cache_dir)} ({reason}); the import graph is built without a cache")
+        warn_once(
+            f"cannot use the cache directory {_shown(cache_dir)} ({reason}); the import graph is built without a cache"
+        )
         return None
     return cache_dir
 
@@ -362,7 +410,9 @@ def _cache_warnings(cache_dir: str | None) -> Iterator[None]:
 
 def _say_corrupt(cache_dir: str | None) -> None:
     if cache_dir is not None:
-        warn_once(f"the import graph cache in {_shown(cache_dir)} was corrupt (ignored it and rebuilt it)")
+        warn_once(
+            f"the import graph cache in {_shown(cache_dir)} was corrupt (ignored it and rebuilt it)"
+        )
 
 
 # --------------------------------------------------------------------------- the walk
@@ -425,7 +475,11 @@ def _loop_safe_walk() -> Iterator[None]:
 
 def _with_safe_walk(original: Any) -> Any:
     cls = type(original)
-    safe_cls = type("LoopSafe" + cls.__name__, (cls,), {"walk": lambda self, directory_name: walk_once(directory_name)})
+    safe_cls = type(
+        "LoopSafe" + cls.__name__,
+        (cls,),
+        {"walk": lambda self, directory_name: walk_once(directory_name)},
+    )
     safe = safe_cls.__new__(safe_cls)
     safe.__dict__.update(getattr(original, "__dict__", {}))
     return safe

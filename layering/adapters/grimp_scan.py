@@ -45,11 +45,11 @@ def scan_graph(
     exclude_type_checking_imports: bool,
     include_external_packages: bool,
     cache_dir: str | None,
-    digests: "Mapping[str, str] | CacheBuilder | None" = None,
+    digests: Mapping[str, str] | CacheBuilder | None = None,
     starts: Iterable[str] | None = None,
     also: Iterable[str] = (),
-    readings: "dict[str, ModuleReading] | None" = None,
-    on_damaged_cache: "Callable[[], None] | None" = None,
+    readings: dict[str, ModuleReading] | None = None,
+    on_damaged_cache: Callable[[], None] | None = None,
 ) -> Any:
     """The graph of `files`: every module scanned, or with `starts` only those reachable from
     them, plus `also` (scanned, not followed). `digests` (module -> content digest) key the
@@ -67,7 +67,15 @@ def scan_graph(
 
         cache = ImportCache(cache_dir, internals.version)
     known = cache.load() if cache is not None else {}
-    scanner = _Scanner(internals, files, found, include_external_packages, exclude_type_checking_imports, known, keys if keys is not None else {})
+    scanner = _Scanner(
+        internals,
+        files,
+        found,
+        include_external_packages,
+        exclude_type_checking_imports,
+        known,
+        keys if keys is not None else {},
+    )
     if starts is None:
         scanner.read(sorted(files.files))
     else:
@@ -75,13 +83,25 @@ def scan_graph(
     if cache is not None and cache.damaged and on_damaged_cache is not None:
         on_damaged_cache()
     if builder is not None:
-        builder.imports_read(cache_dir, internals.version, scanner.mode, scanner.read_modules, files.stamps_of(scanner.read_modules))
+        builder.imports_read(
+            cache_dir,
+            internals.version,
+            scanner.mode,
+            scanner.read_modules,
+            files.stamps_of(scanner.read_modules),
+        )
     elif cache is not None and (scanner.scanned or cache.damaged):
         cache.write(scanner.entries(keys))  # type: ignore[arg-type]
     if readings is not None:
         # Signed here, or by the builder (`ModuleReading.signature` is "" then: the builder gives them).
         readings.update(
-            (module, ModuleReading("" if builder is not None else scanner.signature(module), tuple(s[0] for s in statements)))
+            (
+                module,
+                ModuleReading(
+                    "" if builder is not None else scanner.signature(module),
+                    tuple(s[0] for s in statements),
+                ),
+            )
             for module, statements in scanner.read_modules.items()
         )
     return _assemble(internals, found, files, scanner.read_modules)
@@ -91,10 +111,23 @@ class _Scanner:
     """What grimp reads of the modules asked for: from the import cache where a module's digest
     is the one the cache holds, scanned otherwise (those are kept in `scanned`)."""
 
-    def __init__(self, internals: Any, files: PackageFiles, found: set, include_external_packages: bool, exclude_type_checking_imports: bool, known: dict[str, CachedModule], digests: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        internals: Any,
+        files: PackageFiles,
+        found: set,
+        include_external_packages: bool,
+        exclude_type_checking_imports: bool,
+        known: dict[str, CachedModule],
+        digests: Mapping[str, str],
+    ) -> None:
         self._internals = internals
         self._by_module = {mf.module.name: mf for package in found for mf in package.module_files}
-        self._options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
+        self._options = dict(
+            found_packages=found,
+            include_external_packages=include_external_packages,
+            exclude_type_checking_imports=exclude_type_checking_imports,
+        )
         self._packages = packages_beside_modules(files)
         self._files = files
         self.mode = "x" if include_external_packages else "i"
@@ -118,10 +151,23 @@ class _Scanner:
                 missing.append(self._by_module[module])
         if missing:
             self._files.stamp_each(mf.module.name for mf in missing)  # before grimp reads them
-            gone = next((mf.module.name for mf in missing if self._files.stamped and self._files.stamps[mf.module.name][0] is None), None)
+            gone = next(
+                (
+                    mf.module.name
+                    for mf in missing
+                    if self._files.stamped and self._files.stamps[mf.module.name][0] is None
+                ),
+                None,
+            )
             if gone is not None:  # grimp's scanner would panic on it (and print that it did)
-                raise SourceUnreadable(self._files.files[gone], 0, "was deleted while layering read the package (after its walk, before grimp read it)")
-            for module_file, direct_imports in self._internals.scan(missing, self._packages, **self._options).items():
+                raise SourceUnreadable(
+                    self._files.files[gone],
+                    0,
+                    "was deleted while layering read the package (after its walk, before grimp read it)",
+                )
+            for module_file, direct_imports in self._internals.scan(
+                missing, self._packages, **self._options
+            ).items():
                 self.read_modules[module_file.module.name] = statements_of(direct_imports)
                 self.scanned.add(module_file.module.name)
 
@@ -157,10 +203,18 @@ class _Scanner:
         module scanned now is kept by its digest only where the file is provably what was hashed
         (`digests.read_unchanged`, where the digests know): one saved meanwhile is read again."""
         read_unchanged = getattr(digests, "read_unchanged", None)
-        kept = {m: entry for m, entry in self._known.items() if m in self._by_module and entry[0] == digests.get(m)}
+        kept = {
+            m: entry
+            for m, entry in self._known.items()
+            if m in self._by_module and entry[0] == digests.get(m)
+        }
         for module, statements in self.read_modules.items():
             digest = digests.get(module, "")
-            if module in self.scanned and read_unchanged is not None and not read_unchanged(module):
+            if (
+                module in self.scanned
+                and read_unchanged is not None
+                and not read_unchanged(module)
+            ):
                 digest = ""
             kept[module] = (digest, self.signature(module), statements)
         return kept
@@ -176,7 +230,17 @@ def statements_of(direct_imports: Iterable[Any]) -> tuple[Statement, ...]:
     """grimp's imports of one module as sorted plain tuples, each imported module's name one
     shared string (`sys.intern`): the caches' files then hold each name once (`marshal` refers
     back to a string it has written), and lookups by name compare pointers first."""
-    return tuple(sorted((sys.intern(i.imported.name), i.line_number, i.line_contents, bool(getattr(i, "is_lazy", False))) for i in direct_imports))
+    return tuple(
+        sorted(
+            (
+                sys.intern(i.imported.name),
+                i.line_number,
+                i.line_contents,
+                bool(getattr(i, "is_lazy", False)),
+            )
+            for i in direct_imports
+        )
+    )
 
 
 def signature_of(statements: Iterable[Statement], mode: str) -> str:
@@ -195,7 +259,9 @@ _NO_IMPORTS = hashlib.blake2b(b"", digest_size=12).hexdigest()
 """The signature of a module that imports nothing (one in eight of homeassistant's)."""
 
 
-def _assemble(internals: Any, found: set, files: PackageFiles, imports: dict[str, tuple[Statement, ...]]) -> Any:
+def _assemble(
+    internals: Any, found: set, files: PackageFiles, imports: dict[str, tuple[Statement, ...]]
+) -> Any:
     """grimp's graph of every module of `files`, with the imports read of those in `imports`
     (an imported module outside the root packages squashed, as grimp does)."""
     graph = internals.new_graph()
@@ -210,11 +276,27 @@ def _assemble(internals: Any, found: set, files: PackageFiles, imports: dict[str
             for imported, line, contents, lazy in imports[module]:
                 if imported not in added:
                     added.add(imported)
-                    graph.add_module(imported, is_squashed=not any(imported == r or imported.startswith(r + ".") for r in roots))
+                    graph.add_module(
+                        imported,
+                        is_squashed=not any(
+                            imported == r or imported.startswith(r + ".") for r in roots
+                        ),
+                    )
                 if lazy:
-                    graph.add_import(importer=module, imported=imported, line_number=line, line_contents=contents, is_lazy=True)
+                    graph.add_import(
+                        importer=module,
+                        imported=imported,
+                        line_number=line,
+                        line_contents=contents,
+                        is_lazy=True,
+                    )
                 else:
-                    graph.add_import(importer=module, imported=imported, line_number=line, line_contents=contents)
+                    graph.add_import(
+                        importer=module,
+                        imported=imported,
+                        line_number=line,
+                        line_contents=contents,
+                    )
     except TypeError as error:  # another signature
         raise GrimpInternalsChanged(str(error)) from None
     present = set(graph.modules)
@@ -231,41 +313,79 @@ class ModuleReading(NamedTuple):
     imported: tuple[str, ...]
 
 
-def read_modules(files: PackageFiles, modules: Iterable[str], exclude_type_checking_imports: bool, include_external_packages: bool) -> dict[str, ModuleReading]:
+def read_modules(
+    files: PackageFiles,
+    modules: Iterable[str],
+    exclude_type_checking_imports: bool,
+    include_external_packages: bool,
+) -> dict[str, ModuleReading]:
     """What grimp reads of each of `modules` (those with a file), scanned alone: for the few
     files an edit changed, without building the graph."""
     mode = "x" if include_external_packages else "i"
     return {
         module: ModuleReading(signature_of(statements, mode), tuple(s[0] for s in statements))
-        for module, statements in statements_read(files, modules, exclude_type_checking_imports, include_external_packages).items()
+        for module, statements in statements_read(
+            files, modules, exclude_type_checking_imports, include_external_packages
+        ).items()
     }
 
 
-def statements_read(files: PackageFiles, modules: Iterable[str], exclude_type_checking_imports: bool, include_external_packages: bool) -> dict[str, tuple[Statement, ...]]:
+def statements_read(
+    files: PackageFiles,
+    modules: Iterable[str],
+    exclude_type_checking_imports: bool,
+    include_external_packages: bool,
+) -> dict[str, tuple[Statement, ...]]:
     """What grimp reads of each of `modules` (those with a file), scanned alone, as the import
     cache keeps it."""
-    imports = _scan_alone(files, set(modules), exclude_type_checking_imports, include_external_packages)
+    imports = _scan_alone(
+        files, set(modules), exclude_type_checking_imports, include_external_packages
+    )
     return {module: statements_of(direct_imports) for module, direct_imports in imports.items()}
 
 
-def scan_module(files: PackageFiles, module: str, exclude_type_checking_imports: bool) -> list[tuple[str, int]]:
+def scan_module(
+    files: PackageFiles, module: str, exclude_type_checking_imports: bool
+) -> list[tuple[str, int]]:
     """(imported module, line) of every import grimp reads in one module's file, externals
     squashed to their top-level package: grimp's reading where Python's cannot parse it."""
     imports = _scan_alone(files, {module}, exclude_type_checking_imports, True)
-    return sorted({(i.imported.name, i.line_number) for found_imports in imports.values() for i in found_imports})
+    return sorted(
+        {
+            (i.imported.name, i.line_number)
+            for found_imports in imports.values()
+            for i in found_imports
+        }
+    )
 
 
-def _scan_alone(files: PackageFiles, modules: set[str], exclude_type_checking_imports: bool, include_external_packages: bool) -> dict[str, Any]:
+def _scan_alone(
+    files: PackageFiles,
+    modules: set[str],
+    exclude_type_checking_imports: bool,
+    include_external_packages: bool,
+) -> dict[str, Any]:
     """grimp's imports of each of `modules` that has a file, those files scanned alone (the
     package's modules known all the same, so that imports resolve as in the graph)."""
     internals = _internals()
     found = _found_packages(files, internals)
-    module_files = [mf for package in found for mf in package.module_files if mf.module.name in modules]
+    module_files = [
+        mf for package in found for mf in package.module_files if mf.module.name in modules
+    ]
     if not module_files:
         return {}
     files.stamp_each(mf.module.name for mf in module_files)  # before grimp reads them
-    options = dict(found_packages=found, include_external_packages=include_external_packages, exclude_type_checking_imports=exclude_type_checking_imports)
-    return {mf.module.name: found_imports for mf, found_imports in internals.scan(module_files, packages_beside_modules(files), **options).items()}
+    options = dict(
+        found_packages=found,
+        include_external_packages=include_external_packages,
+        exclude_type_checking_imports=exclude_type_checking_imports,
+    )
+    return {
+        mf.module.name: found_imports
+        for mf, found_imports in internals.scan(
+            module_files, packages_beside_modules(files), **options
+        ).items()
+    }
 
 
 def grimp_version() -> str:
@@ -276,7 +396,11 @@ def grimp_version() -> str:
 def packages_beside_modules(files: PackageFiles) -> dict[str, str]:
     """Module -> its `__init__.py`, for each package beside a module file of the same name
     (`x/` beside `x.py`): Python imports the package, grimp's scanner would read the module."""
-    return {module: files.files[module] for module, hidden in files.shadowed.items() if hidden.endswith(".py")}
+    return {
+        module: files.files[module]
+        for module, hidden in files.shadowed.items()
+        if hidden.endswith(".py")
+    }
 
 
 def _found_packages(files: PackageFiles, internals: Any) -> set:
@@ -285,15 +409,26 @@ def _found_packages(files: PackageFiles, internals: Any) -> set:
     for root, locations in files.roots.items():
         for location in locations:
             if location.endswith(".py"):
-                raise GrimpInternalsChanged("a one-file root package")  # grimp's own way decides it
+                raise GrimpInternalsChanged(
+                    "a one-file root package"
+                )  # grimp's own way decides it
             below = location.rstrip(os.sep) + os.sep
-            modules = [m for m, path in files.files.items() if (m == root or m.startswith(root + ".")) and path.startswith(below)]
-            namespaces = frozenset(n for n in files.namespace_packages if n == root or n.startswith(root + "."))
+            modules = [
+                m
+                for m, path in files.files.items()
+                if (m == root or m.startswith(root + ".")) and path.startswith(below)
+            ]
+            namespaces = frozenset(
+                n for n in files.namespace_packages if n == root or n.startswith(root + ".")
+            )
             packages.add(
                 internals.FoundPackage(
                     name=root,
                     directory=location,
-                    module_files=frozenset(internals.ModuleFile(module=internals.Module(m), mtime=0.0) for m in modules),
+                    module_files=frozenset(
+                        internals.ModuleFile(module=internals.Module(m), mtime=0.0)
+                        for m in modules
+                    ),
                     namespace_packages=namespaces,
                 )
             )
@@ -327,14 +462,22 @@ class _Internals:
         `__init__.py`) read from that file, not from the module file beside it."""
         hidden = [mf for mf in module_files if mf.module.name in packages]
         try:
-            found = self._scanning.scan_imports([mf for mf in module_files if mf.module.name not in packages], **options) if len(hidden) < len(module_files) else {}
+            found = (
+                self._scanning.scan_imports(
+                    [mf for mf in module_files if mf.module.name not in packages], **options
+                )
+                if len(hidden) < len(module_files)
+                else {}
+            )
             if hidden:
                 found.update(self._scan_packages(hidden, packages, options))
         except TypeError as error:  # another signature
             raise GrimpInternalsChanged(str(error)) from None
         return found
 
-    def _scan_packages(self, hidden: list, packages: Mapping[str, str], options: dict[str, Any]) -> dict:
+    def _scan_packages(
+        self, hidden: list, packages: Mapping[str, str], options: dict[str, Any]
+    ) -> dict:
         """grimp's scanner finds a module's file as `x.py` first: give it a file system that holds
         only each package's `__init__.py`, read here as Python reads source. Its fake file system
         trims a file's leading blank lines, so each text starts with a comment line, taken back
@@ -346,15 +489,26 @@ class _Internals:
         rust = getattr(self._scanning, "rust", None)
         if rust is None or not hasattr(rust, "FakeBasicFileSystem"):
             raise GrimpInternalsChanged("grimp has no FakeBasicFileSystem")
-        owners = {mf.module.name: package for package in options["found_packages"] for mf in package.module_files}
+        owners = {
+            mf.module.name: package
+            for package in options["found_packages"]
+            for mf in package.module_files
+        }
         contents = {}
         for mf in hidden:
             owner = owners[mf.module.name]
-            parts = [owner.directory, *mf.module.name.split(".")[len(owner.name.split(".")):]]
-            contents["/".join(p.rstrip("/") for p in parts) + "/__init__.py"] = "#\n" + read_source(packages[mf.module.name])
+            parts = [owner.directory, *mf.module.name.split(".")[len(owner.name.split(".")) :]]
+            contents["/".join(p.rstrip("/") for p in parts) + "/__init__.py"] = (
+                "#\n" + read_source(packages[mf.module.name])
+            )
         file_system = rust.FakeBasicFileSystem(content_map=contents)
-        found = rust.scan_for_imports(module_files=tuple(hidden), file_system=file_system, **options)
-        return {mf: {dataclasses.replace(i, line_number=i.line_number - 1) for i in found[mf.module]} for mf in hidden}
+        found = rust.scan_for_imports(
+            module_files=tuple(hidden), file_system=file_system, **options
+        )
+        return {
+            mf: {dataclasses.replace(i, line_number=i.line_number - 1) for i in found[mf.module]}
+            for mf in hidden
+        }
 
 
 _INTERNALS: list[_Internals] = []
@@ -364,6 +518,9 @@ def _internals() -> _Internals:
     """grimp's parts, looked up again when grimp was imported anew since (pytest's in-process
     runs drop the modules a run imported): grimp's scanner keys what it returns by the `Module`
     class it finds now, which a stale one would not match."""
-    if not _INTERNALS or sys.modules.get(_INTERNALS[0].Module.__module__) is not _INTERNALS[0].valueobjects:
+    if (
+        not _INTERNALS
+        or sys.modules.get(_INTERNALS[0].Module.__module__) is not _INTERNALS[0].valueobjects
+    ):
         _INTERNALS[:] = [_Internals()]
     return _INTERNALS[0]

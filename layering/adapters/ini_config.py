@@ -72,7 +72,9 @@ def read_ini(text: str) -> IniConfig:
         try:
             section.values = _clean(dict(parser[section.name]))
         except configparser.InterpolationError as error:
-            raise IniError(_describe(error), section.key_lines.get(error.option, section.line)) from None
+            raise IniError(
+                _describe(error), section.key_lines.get(error.option, section.line)
+            ) from None
         if section.name == SESSION_SECTION:
             session = section
         elif section.name.startswith(CONTRACT_PREFIX):
@@ -119,7 +121,11 @@ def _locate(text: str) -> list[IniSection]:
             trailing = {n: text for n, text in current.comments.items() if n > current.last_line}
             for n in trailing:
                 del current.comments[n]
-            sections.append(IniSection(section.group("header"), number, last_line=number, preceding_comments=trailing))
+            sections.append(
+                IniSection(
+                    section.group("header"), number, last_line=number, preceding_comments=trailing
+                )
+            )
             key = None
             continue
         option = _OPTION.match(stripped)

@@ -35,7 +35,9 @@ class PackageFiles:
     modules inside a regular package: Python imports them; grimp's own walk leaves them out."""
     walked_ns: int = 0
     """When the walk began (time.time_ns)."""
-    stamps: dict[str, tuple[list | None, str | None]] = field(default_factory=dict, compare=False, repr=False)
+    stamps: dict[str, tuple[list | None, str | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     """Module -> (its stamp before the run first read it, None where it could not be had; the
     digest then of a file too recently changed, "" where it changed while hashed, else None)."""
 
@@ -105,7 +107,9 @@ class PackageNotFound(Exception):
         self.searched = searched
 
 
-def find_package_files(root_packages: tuple[str, ...], source_roots: tuple[str, ...], stamped: bool = False) -> PackageFiles:
+def find_package_files(
+    root_packages: tuple[str, ...], source_roots: tuple[str, ...], stamped: bool = False
+) -> PackageFiles:
     """Map every module of each root package to the file Python imports it from.
 
     A directory without `__init__.py` is a namespace package at the root, below another such
@@ -208,17 +212,21 @@ def module_file(module: str, root: str, root_locations: tuple[str, ...]) -> str 
 def _module_file_in(module: str, root: str, root_location: str) -> str | None:
     if root_location.endswith(".py"):
         return root_location if module == root else None
-    parts = module.split(".")[len(root.split(".")):]
+    parts = module.split(".")[len(root.split(".")) :]
     directory = root_location
     parent_is_regular = os.path.isfile(os.path.join(directory, "__init__.py"))
     if not parts:
         return os.path.join(directory, "__init__.py") if parent_is_regular else None
     for part in parts[:-1]:
-        if os.path.isfile(os.path.join(directory, part + ".py")) and not os.path.isfile(os.path.join(directory, part, "__init__.py")):
+        if os.path.isfile(os.path.join(directory, part + ".py")) and not os.path.isfile(
+            os.path.join(directory, part, "__init__.py")
+        ):
             return None  # the module `part.py` hides a directory without __init__.py
         directory = os.path.join(directory, part)
         is_regular = os.path.isfile(os.path.join(directory, "__init__.py"))
-        if not is_regular and not (os.path.isdir(directory) and (not parent_is_regular or _holds_modules(directory))):
+        if not is_regular and not (
+            os.path.isdir(directory) and (not parent_is_regular or _holds_modules(directory))
+        ):
             return None  # not a namespace package, by the walk's rules
         parent_is_regular = is_regular
     candidate = os.path.join(directory, parts[-1])
@@ -286,7 +294,11 @@ class _Walk:
                             init = entry.path
                     elif not stem.startswith(".") and stem.count(".") == 1 and _is_file(entry):
                         modules[stem[:-3]] = entry.path
-                elif stem.isidentifier() and _is_dir(entry) and (not entry.is_symlink() or follow_directory(entry.path, real_top)):
+                elif (
+                    stem.isidentifier()
+                    and _is_dir(entry)
+                    and (not entry.is_symlink() or follow_directory(entry.path, real_top))
+                ):
                     directories.append(entry)
             if init is not None:
                 if module_beside is not None:
@@ -306,7 +318,10 @@ class _Walk:
             prefix = name + "."
             for stem, module_path in modules.items():
                 files[prefix + stem] = module_path
-            stack.extend((prefix + e.name, e.path, init is None, modules.get(e.name)) for e in reversed(directories))
+            stack.extend(
+                (prefix + e.name, e.path, init is None, modules.get(e.name))
+                for e in reversed(directories)
+            )
 
 
 def is_module_file(filename: str) -> bool:

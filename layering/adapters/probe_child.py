@@ -138,13 +138,19 @@ def to_json(value):
     if isinstance(value, int):
         return str(int(value))
     if isinstance(value, float):
-        return repr(value) if value == value and value not in (float("inf"), float("-inf")) else "null"
+        return (
+            repr(value)
+            if value == value and value not in (float("inf"), float("-inf"))
+            else "null"
+        )
     if isinstance(value, str):
         return _json_string(value)
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(to_json(item) for item in value) + "]"
     if isinstance(value, dict):
-        return "{" + ",".join(_json_string(str(k)) + ":" + to_json(v) for k, v in value.items()) + "}"
+        return (
+            "{" + ",".join(_json_string(str(k)) + ":" + to_json(v) for k, v in value.items()) + "}"
+        )
     return _json_string(str(value))
 
 
@@ -217,7 +223,12 @@ class _Placeholder:
         return _Placeholder(self._stub_name + "." + name)
 
     def __call__(self, *args, **kwargs):
-        if len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], _Placeholder):
+        if (
+            len(args) == 1
+            and not kwargs
+            and callable(args[0])
+            and not isinstance(args[0], _Placeholder)
+        ):
             return args[0]  # used as a decorator: keep the decorated function or class
         return _Placeholder(self._stub_name + "()")
 
@@ -361,7 +372,10 @@ class _Recorder:
             if frame.f_globals is _HARNESS:
                 return ("", "", 0, via_parent)
             code = frame.f_code
-            if code.co_filename.startswith("<frozen importlib") or frame.f_globals.get("__name__") in _MACHINERY:
+            if (
+                code.co_filename.startswith("<frozen importlib")
+                or frame.f_globals.get("__name__") in _MACHINERY
+            ):
                 if code.co_name == "_find_and_load":
                     loading = frame.f_locals.get("name")
                     if isinstance(loading, str) and loading.startswith(prefix):
@@ -400,7 +414,8 @@ def _format_exception(error):
     """The traceback from the first frame of imported code; only the error line if it has none."""
     tb = error.__traceback__
     while tb is not None and (
-        tb.tb_frame.f_globals is _HARNESS or tb.tb_frame.f_code.co_filename.startswith("<frozen importlib")
+        tb.tb_frame.f_globals is _HARNESS
+        or tb.tb_frame.f_code.co_filename.startswith("<frozen importlib")
     ):
         tb = tb.tb_next  # our own frames and the import machinery's say nothing about the module
     try:
@@ -411,7 +426,9 @@ def _format_exception(error):
         lines = ["Traceback (most recent call last):\n"] if tb is not None else []
         while tb is not None:
             code = tb.tb_frame.f_code
-            lines.append('  File "%s", line %s, in %s\n' % (code.co_filename, tb.tb_lineno, code.co_name))
+            lines.append(
+                '  File "%s", line %s, in %s\n' % (code.co_filename, tb.tb_lineno, code.co_name)
+            )
             tb = tb.tb_next
         try:
             text = str(error)
@@ -471,7 +488,11 @@ def _loaded_before(name, startup, loaded_by_setup, records):
     if name in startup:
         return {"module": name, "setup": "", "chain": []}
     entry = loaded_by_setup.get(name, "?")
-    return {"module": name, "setup": entry, "chain": _chain(records, name, entry.partition(":")[0])}
+    return {
+        "module": name,
+        "setup": entry,
+        "chain": _chain(records, name, entry.partition(":")[0]),
+    }
 
 
 class _Prepared:
@@ -513,7 +534,9 @@ def _prepare(job):
         if failed_setup:
             break
     recorder._check_pending()
-    prepared = _Prepared(recorder, loaded_by_setup, recorder.records, recorder.seen, failed_setup, error)
+    prepared = _Prepared(
+        recorder, loaded_by_setup, recorder.records, recorder.seen, failed_setup, error
+    )
     recorder.records, recorder.pending, recorder.seen = {}, set(), set()
     return prepared
 
@@ -545,7 +568,13 @@ def probe(job, result_fd, startup, prepared=None):
             if os.getpid() != my_pid:
                 os._exit(0)  # a fork made by setup came back here: only the child itself answers
         recorder = prepared.recorder
-        kind, error, failed_setup, detail, missing = "clean", prepared.error, prepared.failed_setup, "", ""
+        kind, error, failed_setup, detail, missing = (
+            "clean",
+            prepared.error,
+            prepared.failed_setup,
+            "",
+            "",
+        )
         if failed_setup:
             kind = "setup_failed"
         before = set(sys.modules) | prepared.seen
@@ -553,7 +582,9 @@ def probe(job, result_fd, startup, prepared=None):
             module = next((name for name in job["fallbacks"] if name not in before), module)
         if not failed_setup:
             try:
-                _bootstrap._gcd_import(module)  # what importlib.import_module does for an absolute name
+                _bootstrap._gcd_import(
+                    module
+                )  # what importlib.import_module does for an absolute name
             except SystemExit as raised:
                 kind, error = "crashed", raised
             except BaseException as raised:  # noqa: BLE001 - everything the module raises is a finding
@@ -594,7 +625,11 @@ def probe(job, result_fd, startup, prepared=None):
             "module_before": module_before,
         }
     except BaseException as failure:  # a failure of the harness itself
-        result = {"kind": "crashed", "detail": "probe harness failed: %r" % (failure,), "loaded": []}
+        result = {
+            "kind": "crashed",
+            "detail": "probe harness failed: %r" % (failure,),
+            "loaded": [],
+        }
     try:
         write_frame(result_fd, to_json(result).encode("ascii"))
         for stream in (sys.stderr, sys.stdout):
@@ -806,11 +841,20 @@ def _serve_main():
         if os.getpid() != server:
             os._exit(0)  # a fork made by setup came back here
         threading = sys.modules.get("threading")
-        setup_failed = bool(prepared.failed_setup) or (threading is not None and threading.active_count() > 1)
+        setup_failed = bool(prepared.failed_setup) or (
+            threading is not None and threading.active_count() > 1
+        )
     ready = not problems and not setup_failed
     write_frame(
         channel_out,
-        to_json({"ready": ready, "preloaded": sorted(preloaded), "problems": problems, "setup_failed": setup_failed}).encode("ascii"),
+        to_json(
+            {
+                "ready": ready,
+                "preloaded": sorted(preloaded),
+                "problems": problems,
+                "setup_failed": setup_failed,
+            }
+        ).encode("ascii"),
     )
     if not ready:
         os._exit(0)  # imports cannot be undone: the parent starts another server

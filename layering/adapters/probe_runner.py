@@ -46,7 +46,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from layering.adapters import probe_child
 from layering.domain.errors import Terminated
@@ -96,21 +96,109 @@ have no effect there; `-B` is passed instead).
 """
 
 DEFAULT_PRELUDE: tuple[str, ...] = (
-    "typing", "re", "collections", "collections.abc", "functools", "enum", "dataclasses",
-    "contextlib", "contextvars", "copy", "weakref", "types", "operator", "itertools", "warnings",
-    "traceback", "linecache", "tokenize", "inspect", "ast", "dis", "string", "textwrap",
-    "keyword", "struct", "bisect", "heapq", "numbers", "decimal", "fractions", "datetime",
-    "calendar", "zoneinfo", "locale", "gettext", "unicodedata", "json", "base64", "binascii",
-    "hashlib", "hmac", "secrets", "random", "uuid", "ipaddress", "pathlib", "fnmatch", "glob",
-    "shutil", "tempfile", "zlib", "gzip", "zipfile", "pickle", "copyreg", "pprint", "difflib",
-    "threading", "queue", "signal", "selectors", "socket", "ssl", "subprocess", "platform",
-    "sysconfig", "logging", "logging.handlers", "argparse", "shlex", "configparser", "csv",
-    "email", "email.message", "email.parser", "email.utils", "email.headerregistry",
-    "email.mime.text", "email.mime.multipart", "html", "html.parser", "mimetypes", "http",
-    "http.client", "http.cookies", "urllib", "urllib.parse", "urllib.request", "asyncio",
-    "concurrent.futures", "importlib", "importlib.abc", "importlib.machinery", "importlib.util",
-    "importlib.metadata", "importlib.resources", "pkgutil", "sqlite3", "xml.etree.ElementTree",
-    "tomllib", "graphlib", "concurrent.futures.thread", "termios",
+    "typing",
+    "re",
+    "collections",
+    "collections.abc",
+    "functools",
+    "enum",
+    "dataclasses",
+    "contextlib",
+    "contextvars",
+    "copy",
+    "weakref",
+    "types",
+    "operator",
+    "itertools",
+    "warnings",
+    "traceback",
+    "linecache",
+    "tokenize",
+    "inspect",
+    "ast",
+    "dis",
+    "string",
+    "textwrap",
+    "keyword",
+    "struct",
+    "bisect",
+    "heapq",
+    "numbers",
+    "decimal",
+    "fractions",
+    "datetime",
+    "calendar",
+    "zoneinfo",
+    "locale",
+    "gettext",
+    "unicodedata",
+    "json",
+    "base64",
+    "binascii",
+    "hashlib",
+    "hmac",
+    "secrets",
+    "random",
+    "uuid",
+    "ipaddress",
+    "pathlib",
+    "fnmatch",
+    "glob",
+    "shutil",
+    "tempfile",
+    "zlib",
+    "gzip",
+    "zipfile",
+    "pickle",
+    "copyreg",
+    "pprint",
+    "difflib",
+    "threading",
+    "queue",
+    "signal",
+    "selectors",
+    "socket",
+    "ssl",
+    "subprocess",
+    "platform",
+    "sysconfig",
+    "logging",
+    "logging.handlers",
+    "argparse",
+    "shlex",
+    "configparser",
+    "csv",
+    "email",
+    "email.message",
+    "email.parser",
+    "email.utils",
+    "email.headerregistry",
+    "email.mime.text",
+    "email.mime.multipart",
+    "html",
+    "html.parser",
+    "mimetypes",
+    "http",
+    "http.client",
+    "http.cookies",
+    "urllib",
+    "urllib.parse",
+    "urllib.request",
+    "asyncio",
+    "concurrent.futures",
+    "importlib",
+    "importlib.abc",
+    "importlib.machinery",
+    "importlib.util",
+    "importlib.metadata",
+    "importlib.resources",
+    "pkgutil",
+    "sqlite3",
+    "xml.etree.ElementTree",
+    "tomllib",
+    "graphlib",
+    "concurrent.futures.thread",
+    "termios",
 )
 """Standard-library modules a fork server imports once, before forking probe children.
 
@@ -146,13 +234,19 @@ def validate_request(request: ProbeRequest) -> None:
     for root in request.source_roots:
         if not isinstance(root, str) or "\0" in root:
             raise ValueError(f"source root {root!r} is not a path")
-    if not isinstance(request.python, str) or "\0" in request.python or (request.python and not os.path.isabs(request.python)):
+    if (
+        not isinstance(request.python, str)
+        or "\0" in request.python
+        or (request.python and not os.path.isabs(request.python))
+    ):
         raise ValueError(f"interpreter {request.python!r} is not an absolute path")
     for name, value in request.env:
         if not isinstance(name, str) or not is_environment_name(name):
             raise ValueError(f"environment variable name {name!r} is not a name")
         if not isinstance(value, str) or "\0" in value:
-            raise ValueError(f"environment variable {name} has a value that is not a string without NUL")
+            raise ValueError(
+                f"environment variable {name} has a value that is not a string without NUL"
+            )
     for fallback in request.fallbacks:
         if not isinstance(fallback, str) or not is_dotted_name(fallback):
             raise ValueError(f"probe module {fallback!r} is not a dotted module name")
@@ -160,8 +254,14 @@ def validate_request(request: ProbeRequest) -> None:
         if not isinstance(entry, str) or not is_setup_entry(entry):
             raise ValueError(f"setup entry {entry!r} is not 'module' or 'module:callable'")
     timeout = request.timeout
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT:
-        raise ValueError(f"probe timeout {timeout!r} is not a number of seconds in (0, {MAX_TIMEOUT:g}]")
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not 0 < timeout <= MAX_TIMEOUT
+    ):
+        raise ValueError(
+            f"probe timeout {timeout!r} is not a number of seconds in (0, {MAX_TIMEOUT:g}]"
+        )
 
 
 class InterpreterUnusable(Exception):
@@ -215,7 +315,9 @@ def _interpreter_version(path: str) -> tuple[int, int]:
             stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
-        raise InterpreterUnusable(f"did not answer within {INTERPRETER_CHECK_TIMEOUT:g} s") from None
+        raise InterpreterUnusable(
+            f"did not answer within {INTERPRETER_CHECK_TIMEOUT:g} s"
+        ) from None
     except OSError as error:
         raise InterpreterUnusable(f"cannot be run ({error.strerror or error})") from None
     said = answer.stdout.decode("utf-8", "replace").strip()
@@ -265,7 +367,9 @@ def run_probes(
             batch = [requests[i] for i in indices]
             interpreter = _Interpreter(python, {**CHILD_ENVIRONMENT, **dict(env)})
             step = _counted_from(done, len(requests), progress)
-            for index, outcome in zip(indices, _run_batch(batch, interpreter, jobs, step, mode, prelude)):
+            for index, outcome in zip(
+                indices, _run_batch(batch, interpreter, jobs, step, mode, prelude)
+            ):
                 outcomes[index] = outcome
             done += len(batch)
     return [o for o in outcomes if o is not None]
@@ -279,7 +383,11 @@ def _sigterm_raises() -> Iterator[None]:
     code until their timeout. A SIGTERM handler set by someone else (an application, a test
     runner) is left alone, and so is a run on a thread other than the main one."""
     try:
-        previous = signal.signal(signal.SIGTERM, _raise_terminated) if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL else None
+        previous = (
+            signal.signal(signal.SIGTERM, _raise_terminated)
+            if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+            else None
+        )
     except ValueError:  # not the main thread, where signals are handled
         previous = None
     try:
@@ -296,11 +404,15 @@ def _raise_terminated(number: int, frame: object) -> None:
 def _batch_key(request: ProbeRequest) -> tuple:
     """Requests that can share fork servers: the same interpreter and environment and, as a
     server runs a setup once for all its children, the same setup, stubs and source roots."""
-    shared = (request.setup, request.stubs, request.source_roots) if request.setup else ((), (), ())
+    shared = (
+        (request.setup, request.stubs, request.source_roots) if request.setup else ((), (), ())
+    )
     return (request.python or sys.executable, request.env, *shared)
 
 
-def _counted_from(offset: int, total: int, progress: Callable[[int, int], None] | None) -> Callable[[int, int], None] | None:
+def _counted_from(
+    offset: int, total: int, progress: Callable[[int, int], None] | None
+) -> Callable[[int, int], None] | None:
     """A batch's progress callback that reports on the count of the whole run."""
     if progress is None:
         return None
@@ -318,7 +430,9 @@ class _Interpreter:
         return [self.python, *CHILD_FLAGS, CHILD_SCRIPT, *arguments]
 
 
-def _run_batch(requests: list[ProbeRequest], interpreter: _Interpreter, jobs, progress, mode: str, prelude) -> list[ProbeOutcome]:
+def _run_batch(
+    requests: list[ProbeRequest], interpreter: _Interpreter, jobs, progress, mode: str, prelude
+) -> list[ProbeOutcome]:
     slots = max(1, min(jobs or os.cpu_count() or 1, len(requests)))
     runners: list[_Runner] = []
     if mode == "fork":
@@ -380,7 +494,10 @@ def _run_all(requests: list[ProbeRequest], runners: list[_Runner], progress) -> 
         finally:
             runner.close()
 
-    threads = [threading.Thread(target=work, args=(r,), name="layering-probe", daemon=True) for r in runners]
+    threads = [
+        threading.Thread(target=work, args=(r,), name="layering-probe", daemon=True)
+        for r in runners
+    ]
     for thread in threads:
         thread.start()
     try:
@@ -414,7 +531,9 @@ def _hop(raw: list) -> RuntimeHop:
 
 
 def _loaded_before(raw: dict) -> LoadedBefore:
-    return LoadedBefore(str(raw["module"]), str(raw["setup"]), tuple(_hop(hop) for hop in raw["chain"]))
+    return LoadedBefore(
+        str(raw["module"]), str(raw["setup"]), tuple(_hop(hop) for hop in raw["chain"])
+    )
 
 
 def _with_stderr(detail: str, stderr: str) -> str:
@@ -442,7 +561,9 @@ def _outcome(request: ProbeRequest, report: dict) -> ProbeOutcome:
     stderr = report.get("stderr") or ""
     if report.get("timed_out"):
         detail = f"no result within {request.timeout:g} s; its process group was killed"
-        return ProbeOutcome(request.module, ProbeOutcomeKind.TIMED_OUT, (), _with_stderr(detail, stderr), seconds)
+        return ProbeOutcome(
+            request.module, ProbeOutcomeKind.TIMED_OUT, (), _with_stderr(detail, stderr), seconds
+        )
     if report.get("result") is not None:
         try:
             data = json.loads(report["result"])
@@ -451,19 +572,38 @@ def _outcome(request: ProbeRequest, report: dict) -> ProbeOutcome:
                 LoadedForbidden(str(item["module"]), tuple(_hop(hop) for hop in item["chain"]))
                 for item in data["loaded"]
             )
-            forbidden_before = tuple(_loaded_before(item) for item in data.get("forbidden_before", ()))
-            module_before = _loaded_before(data["module_before"]) if data.get("module_before") else None
+            forbidden_before = tuple(
+                _loaded_before(item) for item in data.get("forbidden_before", ())
+            )
+            module_before = (
+                _loaded_before(data["module_before"]) if data.get("module_before") else None
+            )
             detail = str(data["detail"])
             missing, failed_setup = str(data.get("missing") or ""), str(data.get("setup") or "")
             imported = str(data.get("module") or request.module)
         except (ValueError, KeyError, TypeError) as error:
             detail = f"unreadable result from the probe child ({error})"
-            return ProbeOutcome(request.module, ProbeOutcomeKind.CRASHED, (), _with_stderr(detail, stderr), seconds)
+            return ProbeOutcome(
+                request.module, ProbeOutcomeKind.CRASHED, (), _with_stderr(detail, stderr), seconds
+            )
         if kind is ProbeOutcomeKind.CRASHED:
             detail = _with_stderr(detail, stderr)
-        return ProbeOutcome(request.module, kind, loaded, detail, seconds, missing, failed_setup, forbidden_before, module_before, imported)
+        return ProbeOutcome(
+            request.module,
+            kind,
+            loaded,
+            detail,
+            seconds,
+            missing,
+            failed_setup,
+            forbidden_before,
+            module_before,
+            imported,
+        )
     detail = _describe_exit(report.get("status"))
-    return ProbeOutcome(request.module, ProbeOutcomeKind.CRASHED, (), _with_stderr(detail, stderr), seconds)
+    return ProbeOutcome(
+        request.module, ProbeOutcomeKind.CRASHED, (), _with_stderr(detail, stderr), seconds
+    )
 
 
 def _job(request: ProbeRequest) -> bytes:
@@ -560,7 +700,9 @@ class _Spawner(_Runner):
         }
         outcome = _outcome(request, report)
         if outcome.kind is ProbeOutcomeKind.CRASHED and payload is None and not timed_out:
-            detail = _with_stderr(f"exited with code {proc.returncode} before reporting", report["stderr"])
+            detail = _with_stderr(
+                f"exited with code {proc.returncode} before reporting", report["stderr"]
+            )
             outcome = ProbeOutcome(request.module, outcome.kind, (), detail, outcome.seconds)
         return outcome
 
@@ -598,7 +740,9 @@ def _server_config(requests: list[ProbeRequest], candidates: Sequence[str]) -> d
     """What every fork server of this batch preloads, and the rules it checks it against."""
     forbidden = sorted({p for r in requests for p in r.forbidden})
     stubs = sorted({s for r in requests for s in r.stubs})
-    shadowed = _shadowed_names({os.path.abspath(root) for r in requests for root in r.source_roots})
+    shadowed = _shadowed_names(
+        {os.path.abspath(root) for r in requests for root in r.source_roots}
+    )
     patterns = [ModulePattern.parse(p) for p in forbidden]
     stdlib = getattr(sys, "stdlib_module_names", frozenset())
     prelude = []
@@ -614,8 +758,18 @@ def _server_config(requests: list[ProbeRequest], candidates: Sequence[str]) -> d
     setup_job = None
     if requests[0].setup:  # one batch, one setup (see _batch_key)
         first = requests[0]
-        setup_job = {"roots": [os.path.abspath(root) for root in first.source_roots], "stubs": list(first.stubs), "setup": list(first.setup)}
-    return {"prelude": prelude, "forbidden": forbidden, "stubs": stubs, "shadowed": shadowed, "setup_job": setup_job}
+        setup_job = {
+            "roots": [os.path.abspath(root) for root in first.source_roots],
+            "stubs": list(first.stubs),
+            "setup": list(first.setup),
+        }
+    return {
+        "prelude": prelude,
+        "forbidden": forbidden,
+        "stubs": stubs,
+        "shadowed": shadowed,
+        "setup_job": setup_job,
+    }
 
 
 class _ServerBroken(Exception):
@@ -692,7 +846,9 @@ class _Slot:
         _close(reply_fd)
 
 
-def _start_fork_servers(config: dict, count: int, interpreter: _Interpreter) -> tuple[list[_Slot], dict]:
+def _start_fork_servers(
+    config: dict, count: int, interpreter: _Interpreter
+) -> tuple[list[_Slot], dict]:
     """Start one fork server that preloads `config["prelude"]` once and forks `count` slots.
 
     Returns the slots and the server's report; no slots if the prelude failed its check.
@@ -802,7 +958,9 @@ class _ForkServer(_Runner):
         except (_ServerBroken, OSError, ValueError, KeyError) as error:
             self.abort()
             detail = f"the probe's fork server failed ({error}); the module may have killed it"
-            return ProbeOutcome(request.module, ProbeOutcomeKind.CRASHED, (), detail, time.monotonic() - start)
+            return ProbeOutcome(
+                request.module, ProbeOutcomeKind.CRASHED, (), detail, time.monotonic() - start
+            )
 
     def close(self) -> None:
         with self._lock:

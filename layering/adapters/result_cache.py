@@ -58,7 +58,10 @@ def prepare(directory: str) -> str | None:
         os.makedirs(directory, exist_ok=True)
         if not os.access(directory, os.W_OK | os.X_OK):
             raise PermissionError(13, "not writable")
-        for name, text, whole in ((".gitignore", GITIGNORE, _ignores_all), ("CACHEDIR.TAG", CACHEDIR_TAG, _is_tag)):
+        for name, text, whole in (
+            (".gitignore", GITIGNORE, _ignores_all),
+            ("CACHEDIR.TAG", CACHEDIR_TAG, _is_tag),
+        ):
             path = os.path.join(directory, name)
             if not whole(_text_of(path)):
                 write_atomically(path, text.encode())
@@ -123,7 +126,12 @@ class FileStates(Mapping[str, FileState]):
     shows: a contract about a few modules of a large package costs a few look-ups, not one per
     file of the package."""
 
-    def __init__(self, files: PackageFiles, manifest: dict[str, Any], hashed: dict[str, tuple[str, list | None]]) -> None:
+    def __init__(
+        self,
+        files: PackageFiles,
+        manifest: dict[str, Any],
+        hashed: dict[str, tuple[str, list | None]],
+    ) -> None:
         self._package = files
         self._files = files.files
         known = manifest.get("files", {})
@@ -147,7 +155,14 @@ class FileStates(Mapping[str, FileState]):
 
     def _before(self, module: str) -> list | None:
         before = self._known.get(module)
-        return before if isinstance(before, list) and len(before) == 3 and isinstance(before[0], list) and len(before[0]) == 5 else None
+        return (
+            before
+            if isinstance(before, list)
+            and len(before) == 3
+            and isinstance(before[0], list)
+            and len(before[0]) == 5
+            else None
+        )
 
     def _state(self, module: str, path: str) -> FileState:
         before = self._before(module)
@@ -292,8 +307,16 @@ def hashed_file(path: str) -> tuple[str, list | None]:
         descriptor = os.open(path, os.O_RDONLY)
         try:
             status = os.fstat(descriptor)
-            data = os.read(descriptor, status.st_size + 1)  # a byte more than its size: read to its end
-            stamp: list | None = [path, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns]
+            data = os.read(
+                descriptor, status.st_size + 1
+            )  # a byte more than its size: read to its end
+            stamp: list | None = [
+                path,
+                status.st_mtime_ns,
+                status.st_size,
+                status.st_ino,
+                status.st_ctime_ns,
+            ]
             if len(data) != status.st_size:  # written meanwhile
                 stamp = None
                 parts = [data]
@@ -361,7 +384,10 @@ def read_marshal(path: str, format: int) -> Any:
     wrote it. Only data whose checksum holds is decoded: `marshal` is not made to read damaged
     bytes (five bytes of garbage can ask it for gigabytes)."""
     # A link is not followed (it would read a file outside the cache): it is damaged, and replaced.
-    with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)), "rb") as handle:
+    with open(
+        os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)),
+        "rb",
+    ) as handle:
         size = os.fstat(handle.fileno()).st_size
         if size > MAX_FILE_BYTES:
             raise DamagedCacheFile(f"{size} bytes, more than a cache file holds")
@@ -397,9 +423,17 @@ def write_atomically(path: str, data: bytes) -> None:
 def _temporary_beside(path: str) -> tuple[int, str]:
     """A new file of the owner's only, open for writing, in `path`'s directory: what
     `tempfile.mkstemp` makes, without importing `tempfile` (3 ms of each run that writes)."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    flags = (
+        os.O_WRONLY
+        | os.O_CREAT
+        | os.O_EXCL
+        | getattr(os, "O_CLOEXEC", 0)
+        | getattr(os, "O_BINARY", 0)
+    )
     for _ in range(100):
-        temporary = os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}-{os.urandom(6).hex()}")
+        temporary = os.path.join(
+            os.path.dirname(path) or ".", f".{os.path.basename(path)}-{os.urandom(6).hex()}"
+        )
         try:
             return os.open(temporary, flags, 0o600), temporary
         except FileExistsError:
@@ -426,7 +460,9 @@ class OptionsRead:
 
     def _known(self) -> list[str]:
         try:
-            with open(os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), encoding="utf-8") as handle:
+            with open(
+                os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), encoding="utf-8"
+            ) as handle:
                 data = json.load(handle)
         except (OSError, ValueError):
             return []
@@ -474,7 +510,9 @@ class ResultCache:
         """Whether the manifest has any file's state (else every file must be read)."""
         return bool(self._load_manifest().get("files"))
 
-    def file_states(self, files: PackageFiles, hashed: dict[str, tuple[str, list | None]] | None = None) -> FileStates:
+    def file_states(
+        self, files: PackageFiles, hashed: dict[str, tuple[str, list | None]] | None = None
+    ) -> FileStates:
         """The modules' file states (`FileStates`), each found when first asked for."""
         return FileStates(files, self._load_manifest(), hashed or {})
 
@@ -484,7 +522,16 @@ class ResultCache:
         content), what the manifest still holds of the files it did not look at, and the digest
         of the module set they were read with."""
         files = states.entries(signatures)
-        self._write(MANIFEST, {"format": FORMAT, "key": self.settings_key, "written_ns": time.time_ns(), "files": files, "modules": modules})
+        self._write(
+            MANIFEST,
+            {
+                "format": FORMAT,
+                "key": self.settings_key,
+                "written_ns": time.time_ns(),
+                "files": files,
+                "modules": modules,
+            },
+        )
 
     def manifest_files(self) -> dict[str, Any]:
         """The manifest's entry of each file, where the manifest is for these settings."""
@@ -500,7 +547,11 @@ class ResultCache:
     def _load_manifest(self) -> dict[str, Any]:
         if self._manifest is None:
             data = self._read(MANIFEST)
-            valid = isinstance(data, dict) and data.get("format") == FORMAT and data.get("key") == self.settings_key
+            valid = (
+                isinstance(data, dict)
+                and data.get("format") == FORMAT
+                and data.get("key") == self.settings_key
+            )
             self._manifest = data if valid and isinstance(data.get("files"), dict) else {}
         return self._manifest
 
@@ -510,17 +561,39 @@ class ResultCache:
         data = self._read(f"results-{key}{RESULTS_SUFFIX}")
         if data is None:
             return None
-        fields = (("results", bytes), ("warnings", list), ("reach", list), ("signed", bytes), ("depends", dict), ("graph", bytes), ("shown", dict), ("modules", str))
+        fields = (
+            ("results", bytes),
+            ("warnings", list),
+            ("reach", list),
+            ("signed", bytes),
+            ("depends", dict),
+            ("graph", bytes),
+            ("shown", dict),
+            ("modules", str),
+        )
         try:
-            if not isinstance(data, dict) or data.get("format") != FORMAT or not all(isinstance(data.get(k), t) for k, t in fields):
+            if (
+                not isinstance(data, dict)
+                or data.get("format") != FORMAT
+                or not all(isinstance(data.get(k), t) for k, t in fields)
+            ):
                 raise ValueError("not an entry")
-            results, signed, graph = marshal.loads(data["results"]), marshal.loads(data["signed"]), marshal.loads(data["graph"])
+            results, signed, graph = (
+                marshal.loads(data["results"]),
+                marshal.loads(data["signed"]),
+                marshal.loads(data["graph"]),
+            )
             if not (isinstance(results, list) and isinstance(signed, dict)):
                 raise ValueError("not an entry")
         except (EOFError, ValueError, TypeError):
             self._damaged.append(f"results-{key}{RESULTS_SUFFIX}")
             return None
-        return {**data, "results": results, "depends": {**signed, **data["depends"]}, "graph": graph}
+        return {
+            **data,
+            "results": results,
+            "depends": {**signed, **data["depends"]},
+            "graph": graph,
+        }
 
     def damaged(self, key: str) -> None:
         """The results under `key` could not be used: say so once, rebuild them."""
@@ -559,7 +632,11 @@ class ResultCache:
         """Keep the newest few result files (one per set of contracts a team checks, as
         `--contract` and pytest select them); older keys rarely match again."""
         try:
-            names = [n for n in os.listdir(self.directory) if n.startswith("results-") and n.endswith(RESULTS_SUFFIX)]
+            names = [
+                n
+                for n in os.listdir(self.directory)
+                if n.startswith("results-") and n.endswith(RESULTS_SUFFIX)
+            ]
             names.sort(key=lambda n: os.stat(self._path(n)).st_mtime_ns, reverse=True)
             for name in names[KEPT_RESULTS:]:
                 os.remove(self._path(name))

@@ -63,7 +63,9 @@ def read_source(path: str) -> str:
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         bad = data[error.start : error.start + 1].hex()
-        raise SourceUnreadable(path, line, f"is not valid {encoding} text (byte 0x{bad}); save it as {encoding}") from None
+        raise SourceUnreadable(
+            path, line, f"is not valid {encoding} text (byte 0x{bad}); save it as {encoding}"
+        ) from None
 
 
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -77,7 +79,11 @@ def _undecodable(path: str, data: bytes, error: SyntaxError) -> SourceUnreadable
         if cookie:
             name = cookie.group(1).decode("ascii", "replace")
             if "unknown encoding" in str(error):
-                return SourceUnreadable(path, number, f"declares an unknown encoding '{name}'; name a known one or save it as UTF-8")
+                return SourceUnreadable(
+                    path,
+                    number,
+                    f"declares an unknown encoding '{name}'; name a known one or save it as UTF-8",
+                )
             return SourceUnreadable(path, number, f"is not valid {name} text; save it as {name}")
         if number == 1 and text.strip() and not text.lstrip().startswith(b"#"):
             break  # a cookie counts on line 2 only below a comment line
@@ -87,7 +93,8 @@ def _undecodable(path: str, data: bytes, error: SyntaxError) -> SourceUnreadable
         line = data[: bad.start].count(b"\n") + 1
         byte = data[bad.start : bad.start + 1].hex()
         return SourceUnreadable(
-            path, line,
+            path,
+            line,
             f"is not UTF-8 (byte 0x{byte}) and declares no encoding; save it as UTF-8 or add a '# -*- coding: ... -*-' line",
         )
     return SourceUnreadable(path, 1, f"is not valid source text ({_reason(error)})")
@@ -112,17 +119,33 @@ def _parse_tree(path: str, text: str | None) -> ast.Module:
         return ast.parse(text, filename=path)
     except SyntaxError as error:
         version = f"{sys.version_info[0]}.{sys.version_info[1]}"
-        raise SourceUnreadable(path, error.lineno or 1, f"syntax error: {error.msg} (read as Python {version})") from None
+        raise SourceUnreadable(
+            path, error.lineno or 1, f"syntax error: {error.msg} (read as Python {version})"
+        ) from None
     except (ValueError, RecursionError, MemoryError) as error:
-        raise SourceUnreadable(path, 1, f"cannot be parsed ({_reason(error) or type(error).__name__})") from None
+        raise SourceUnreadable(
+            path, 1, f"cannot be parsed ({_reason(error) or type(error).__name__})"
+        ) from None
 
 
 # Statements (and clauses) that hold other statements; every other statement cannot hold an import.
 _COMPOUND = tuple(
     getattr(ast, name)
     for name in (
-        "FunctionDef", "AsyncFunctionDef", "ClassDef", "If", "For", "AsyncFor", "While", "With",
-        "AsyncWith", "Try", "TryStar", "Match", "ExceptHandler", "match_case",
+        "FunctionDef",
+        "AsyncFunctionDef",
+        "ClassDef",
+        "If",
+        "For",
+        "AsyncFor",
+        "While",
+        "With",
+        "AsyncWith",
+        "Try",
+        "TryStar",
+        "Match",
+        "ExceptHandler",
+        "match_case",
     )
     if hasattr(ast, name)
 )
@@ -137,7 +160,9 @@ _STRING_OR_COMMENT = re.compile(
 )
 _IMPORT_START = re.compile(r"(?:import|from)\b")
 _LONGEST_STATEMENT = 200  # lines a module-level import statement read alone may span
-_HEADER = re.compile(r"(?:async\s+)?(def|class|if|elif|else|try|except|finally|for|while|with|match|case)\b")
+_HEADER = re.compile(
+    r"(?:async\s+)?(def|class|if|elif|else|try|except|finally|for|while|with|match|case)\b"
+)
 _TYPE_CHECKING_TEST = re.compile(r"(?:if|elif)\s+(?:[A-Za-z_][A-Za-z0-9_]*\.)*TYPE_CHECKING\s*:")
 
 
@@ -161,18 +186,22 @@ class ImportStatements:
         self._found: dict[int, list[RawImport]] = {}
         self._indents: dict[int, int] = {}
 
-    def imports_at(self, lines: "set[int] | frozenset[int]") -> list[RawImport]:
+    def imports_at(self, lines: set[int] | frozenset[int]) -> list[RawImport]:
         """The import statements that start on `lines`, as `parse_imports` reads them."""
         found = []
         for line in sorted(lines):
             if line not in self._found:
-                self._found[line] = self._statements(line) if self._whole is None else self._whole.get(line, [])
+                self._found[line] = (
+                    self._statements(line) if self._whole is None else self._whole.get(line, [])
+                )
             found.extend(self._found[line])
         return found
 
     def _statements(self, line: int) -> list[RawImport]:
         """The statements of the logical line at `line` (`import a; import b` has two)."""
-        if not 1 <= line <= len(self.lines) or not _IMPORT_START.match(self.lines[line - 1].lstrip()):
+        if not 1 <= line <= len(self.lines) or not _IMPORT_START.match(
+            self.lines[line - 1].lstrip()
+        ):
             return self._from_whole_file(line)
         if _IMPORT_START.match(self.lines[line - 1]):
             return self._module_level(line)
@@ -182,7 +211,13 @@ class ImportStatements:
             return self._from_whole_file(line)
         end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.lines)
         text = "\n".join(self.lines[line - 1 : end]).lstrip()
-        return self._read_alone(text, line, lambda: _ImportCollector(line - 1, self._scopes(index, starts), self._conditional(index, starts)))
+        return self._read_alone(
+            text,
+            line,
+            lambda: _ImportCollector(
+                line - 1, self._scopes(index, starts), self._conditional(index, starts)
+            ),
+        )
 
     def _module_level(self, line: int) -> list[RawImport]:
         """A statement at column 0 (where grimp found one) is at module level, in no block, so
@@ -197,14 +232,18 @@ class ImportStatements:
         text = "\n".join(self.lines[line - 1 : end])
         return self._read_alone(text, line, lambda: _ImportCollector(line - 1))
 
-    def _read_alone(self, text: str, line: int, collector: "Callable[[], _ImportCollector]") -> list[RawImport]:
+    def _read_alone(
+        self, text: str, line: int, collector: Callable[[], _ImportCollector]
+    ) -> list[RawImport]:
         """The statements of `text`, the logical line at `line` read alone; the whole file is
         parsed instead when it does not read as import statements only."""
         try:
             tree = ast.parse(text, filename=self.path)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return self._from_whole_file(line)
-        if not tree.body or not all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
+        if not tree.body or not all(
+            isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body
+        ):
             return self._from_whole_file(line)
         reader = collector()
         reader.visit(tree)
@@ -231,7 +270,16 @@ class ImportStatements:
             for number, line in enumerate(cleaned.split("\n"), start=1):
                 if depth == 0 and not continued and not line.startswith("\0") and line.strip():
                     starts.append(number)
-                depth = max(0, depth + line.count("(") + line.count("[") + line.count("{") - line.count(")") - line.count("]") - line.count("}"))
+                depth = max(
+                    0,
+                    depth
+                    + line.count("(")
+                    + line.count("[")
+                    + line.count("{")
+                    - line.count(")")
+                    - line.count("]")
+                    - line.count("}"),
+                )
                 continued = line.rstrip().endswith("\\")
             self._starts = starts
         return self._starts
@@ -267,7 +315,9 @@ class ImportStatements:
         from the headers of the blocks that hold it."""
         scopes: list[Scope] = []
         for position, indent, word in self._headers(index, starts):
-            if word in ("except", "finally") or (word == "else" and self._owner(position, indent, starts) in ("try", "except")):
+            if word in ("except", "finally") or (
+                word == "else" and self._owner(position, indent, starts) in ("try", "except")
+            ):
                 scopes.append(Scope.TRY)
             elif word == "try":
                 scopes.append(Scope.TRY)
@@ -275,7 +325,9 @@ class ImportStatements:
                 scopes.append(Scope.FUNCTION)
             elif word == "class":
                 scopes.append(Scope.CLASS)
-            elif word in ("if", "elif") and _TYPE_CHECKING_TEST.match(self.lines[starts[position + 1] - 1].lstrip()):
+            elif word in ("if", "elif") and _TYPE_CHECKING_TEST.match(
+                self.lines[starts[position + 1] - 1].lstrip()
+            ):
                 scopes.append(Scope.TYPE_CHECKING)
         return scopes[::-1]
 
@@ -285,7 +337,9 @@ class ImportStatements:
         `TYPE_CHECKING` up to the clause that holds it."""
         return any(
             word in ("for", "while", "match", "case", "try", "except")
-            or (word in ("if", "elif", "else") and self._branching_clause(position, indent, starts))
+            or (
+                word in ("if", "elif", "else") and self._branching_clause(position, indent, starts)
+            )
             for position, indent, word in self._headers(index, starts)
         )
 
@@ -293,13 +347,17 @@ class ImportStatements:
         """Whether the `if`/`elif`/`else` clause at `starts[position + 1]` makes its body
         conditional: the `else` of a loop or a `try`, or a clause of an `if` chain one of whose
         tests up to it is not `TYPE_CHECKING`."""
-        if self._keyword(starts[position + 1]) == "else" and self._owner(position, indent, starts) not in ("if", "elif"):
+        if self._keyword(starts[position + 1]) == "else" and self._owner(
+            position, indent, starts
+        ) not in ("if", "elif"):
             return True
         while position + 1 >= 0:
             header = starts[position + 1]
             if self._indent(header) == indent:
                 word = self._keyword(header)
-                if word in ("if", "elif") and not _TYPE_CHECKING_TEST.match(self.lines[header - 1].lstrip()):
+                if word in ("if", "elif") and not _TYPE_CHECKING_TEST.match(
+                    self.lines[header - 1].lstrip()
+                ):
                     return True
                 if word not in ("elif", "else"):
                     return False
@@ -323,7 +381,7 @@ class ImportStatements:
         return ""
 
 
-def _blank(match: "re.Match[str]") -> str:
+def _blank(match: re.Match[str]) -> str:
     """A string or comment as the lexical pass sees it: one character (none for a comment),
     and each line it goes on to marked with a NUL."""
     text = match.group()
@@ -342,7 +400,9 @@ class _ImportCollector(ast.NodeVisitor):
     """Walks a module keeping a stack of enclosing scopes (`scopes`: those it is already in,
     for a statement read alone)."""
 
-    def __init__(self, line_offset: int = 0, scopes: "list[Scope] | None" = None, conditional: bool = False) -> None:
+    def __init__(
+        self, line_offset: int = 0, scopes: list[Scope] | None = None, conditional: bool = False
+    ) -> None:
         self.imports: list[RawImport] = []
         self._scopes: list[Scope] = list(scopes or ())
         self._offset = line_offset
@@ -406,7 +466,8 @@ class _ImportCollector(ast.NodeVisitor):
         scopes = self._scopes
         offset = self._offset
         names = tuple(
-            RawName(alias.name, getattr(alias, "lineno", node.lineno) + offset) for alias in node.names
+            RawName(alias.name, getattr(alias, "lineno", node.lineno) + offset)
+            for alias in node.names
         )
         self.imports.append(
             RawImport(
@@ -492,16 +553,33 @@ def module_bindings(path: str, text: str | None = None) -> ModuleBindings:
             names.update(node.names)
         elif isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
             complete = False
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "globals":
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "globals"
+        ):
             complete = False
     return ModuleBindings(frozenset(names), complete)
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop, ast.Import, ast.ImportFrom, ast.Pass)
+_LEAVES = (
+    ast.Name,
+    ast.Constant,
+    ast.expr_context,
+    ast.operator,
+    ast.cmpop,
+    ast.unaryop,
+    ast.boolop,
+    ast.Import,
+    ast.ImportFrom,
+    ast.Pass,
+)
 
 
-def _scope_bindings(body: list[ast.stmt], arguments: ast.arguments | None = None) -> dict[str, RawBinding | None]:
+def _scope_bindings(
+    body: list[ast.stmt], arguments: ast.arguments | None = None
+) -> dict[str, RawBinding | None]:
     """The names one scope binds, each to the first import that binds it there (None where no
     import does: a parameter, an assignment, a def); names declared `global` or `nonlocal`
     are left to the enclosing scopes. Only statements are walked (an assignment expression
@@ -510,7 +588,13 @@ def _scope_bindings(body: list[ast.stmt], arguments: ast.arguments | None = None
     imported: dict[str, RawBinding] = {}
     outer: set[str] = set()
     if arguments is not None:
-        every = (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg)
+        every = (
+            *arguments.posonlyargs,
+            *arguments.args,
+            arguments.vararg,
+            *arguments.kwonlyargs,
+            arguments.kwarg,
+        )
         local.update((arg.arg, None) for arg in every if arg is not None)
     pending: list[ast.AST] = list(reversed(body))
     while pending:
@@ -525,12 +609,18 @@ def _scope_bindings(body: list[ast.stmt], arguments: ast.arguments | None = None
         elif isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if alias.name != "*":
-                    imported.setdefault(alias.asname or alias.name, RawBinding(node.module, node.level, alias.name))
+                    imported.setdefault(
+                        alias.asname or alias.name, RawBinding(node.module, node.level, alias.name)
+                    )
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             outer.update(node.names)
         else:
             local.update((name, None) for name in _bound_names(node))
-        inside = [child for field in ("body", "handlers", "orelse", "finalbody", "cases") for child in getattr(node, field, None) or ()]
+        inside = [
+            child
+            for field in ("body", "handlers", "orelse", "finalbody", "cases")
+            for child in getattr(node, field, None) or ()
+        ]
         pending.extend(reversed(inside))
     local.update(imported)
     for name in outer:
@@ -561,7 +651,8 @@ def _bound_names(node: ast.AST) -> list[str]:
         name.id
         for target in targets
         for name in ast.walk(target)
-        if isinstance(name, ast.Name) and not isinstance(name.ctx, ast.Load)  # `mod.X = 1` binds no name
+        if isinstance(name, ast.Name)
+        and not isinstance(name.ctx, ast.Load)  # `mod.X = 1` binds no name
     ]
 
 
@@ -580,7 +671,12 @@ class _Context(NamedTuple):
                 return bindings[name]
         return None
 
-    def inner(self, bindings: dict[str, RawBinding | None], scope: Scope | None = None, is_class: bool = False) -> "_Context":
+    def inner(
+        self,
+        bindings: dict[str, RawBinding | None],
+        scope: Scope | None = None,
+        is_class: bool = False,
+    ) -> _Context:
         scopes = self.scopes if scope is None else (*self.scopes, scope)
         return _Context((*self.frames, (is_class, bindings)), scopes)
 
@@ -612,7 +708,9 @@ def _called_name(node: ast.Call) -> str | None:
 
 def _is_patch(node: ast.expr) -> bool:
     """`patch` or `<anything>.patch`: `mock.patch`, `unittest.mock.patch`, `mocker.patch`."""
-    return (isinstance(node, ast.Name) and node.id == "patch") or (isinstance(node, ast.Attribute) and node.attr == "patch")
+    return (isinstance(node, ast.Name) and node.id == "patch") or (
+        isinstance(node, ast.Attribute) and node.attr == "patch"
+    )
 
 
 class _NameUseFinder:
@@ -652,14 +750,26 @@ class _NameUseFinder:
             around = [*node.decorator_list, *node.bases, *node.keywords]
             return [(n, context) for n in around] + [(n, body) for n in node.body]
         if isinstance(node, ast.Lambda):
-            return [(node.args, context), (node.body, context.inner(_scope_bindings([], node.args)))]
+            return [
+                (node.args, context),
+                (node.body, context.inner(_scope_bindings([], node.args))),
+            ]
         if isinstance(node, _COMPREHENSIONS):
-            targets = {n.id: None for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+            targets = {
+                n.id: None
+                for g in node.generators
+                for n in ast.walk(g.target)
+                if isinstance(n, ast.Name)
+            }
             inner = context.inner(dict(targets))
             return [(child, inner) for child in ast.iter_child_nodes(node)]
         if isinstance(node, ast.If) and _is_type_checking_test(node.test):
             guarded = _Context(context.frames, (*context.scopes, Scope.TYPE_CHECKING))
-            return [(node.test, context), *((n, guarded) for n in node.body), *((n, context) for n in node.orelse)]
+            return [
+                (node.test, context),
+                *((n, guarded) for n in node.body),
+                *((n, context) for n in node.orelse),
+            ]
         return [(child, context) for child in ast.iter_child_nodes(node)]
 
     def _call(self, node: ast.Call, context: _Context) -> None:
@@ -676,25 +786,50 @@ class _NameUseFinder:
             parts = _dotted_string(args[0])
             if parts:
                 self._record_string(parts, args[0].lineno, context)
-        elif called == "object" and isinstance(node.func, ast.Attribute) and _is_patch(node.func.value) and len(args) >= 2:
+        elif (
+            called == "object"
+            and isinstance(node.func, ast.Attribute)
+            and _is_patch(node.func.value)
+            and len(args) >= 2
+        ):
             self._on_module(args[0], args[1], NameUse.PATCH, context)
 
-    def _on_module(self, target: ast.expr, name: ast.expr, use: NameUse, context: _Context) -> None:
+    def _on_module(
+        self, target: ast.expr, name: ast.expr, use: NameUse, context: _Context
+    ) -> None:
         """`getattr(target, "name")` and the like, where `target` may be an imported module."""
-        if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.isidentifier()):
+        if not (
+            isinstance(name, ast.Constant)
+            and isinstance(name.value, str)
+            and name.value.isidentifier()
+        ):
             return
         base, names = _attribute_chain(target)
         if isinstance(base, ast.Name):
-            self._record(context.lookup(base.id), (*names, RawName(name.value, name.lineno)), use, context)
+            self._record(
+                context.lookup(base.id), (*names, RawName(name.value, name.lineno)), use, context
+            )
 
     def _record_string(self, parts: tuple[str, ...], line: int, context: _Context) -> None:
         self._append(None, tuple(RawName(part, line) for part in parts), NameUse.PATCH, context)
 
-    def _record(self, binding: RawBinding | None, names: tuple[RawName, ...], use: NameUse, context: _Context) -> None:
+    def _record(
+        self,
+        binding: RawBinding | None,
+        names: tuple[RawName, ...],
+        use: NameUse,
+        context: _Context,
+    ) -> None:
         if binding is not None and names:
             self._append(binding, names, use, context)
 
-    def _append(self, binding: RawBinding | None, names: tuple[RawName, ...], use: NameUse, context: _Context) -> None:
+    def _append(
+        self,
+        binding: RawBinding | None,
+        names: tuple[RawName, ...],
+        use: NameUse,
+        context: _Context,
+    ) -> None:
         scopes = context.scopes
         self.uses.append(
             RawNameUse(

@@ -110,5 +110,3 @@ def string_end(lines: list[str], row: int, column: int) -> tuple[int, int]:
         row += 1
         column = 0
     return row, 0
-
-

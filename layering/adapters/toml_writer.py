@@ -16,7 +16,13 @@ from layering.adapters.ini_config import IniConfig, IniSection
 from layering.adapters.toml_text import line_kinds
 
 BOOLEAN_OPTIONS = frozenset(
-    {"include_external_packages", "exclude_type_checking_imports", "allow_indirect_imports", "as_packages", "exhaustive"}
+    {
+        "include_external_packages",
+        "exclude_type_checking_imports",
+        "allow_indirect_imports",
+        "as_packages",
+        "exhaustive",
+    }
 )
 INTEGER_OPTIONS = frozenset({"depth"})
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -95,7 +101,9 @@ def _key(key: str) -> str:
     return key if _BARE_KEY.match(key) else _string(key)
 
 
-def toml_tables_as(text: str, source: str, target: str, dropped: frozenset[str] = frozenset()) -> str:
+def toml_tables_as(
+    text: str, source: str, target: str, dropped: frozenset[str] = frozenset()
+) -> str:
     """The text of table `source` and of its sub-tables (with the comment lines right above
     each header), renamed `target` ("" moves the table's own keys to the top of the file).
     The table's own keys in `dropped` are left out.
@@ -126,7 +134,7 @@ def toml_tables_as(text: str, source: str, target: str, dropped: frozenset[str] 
 
 
 def _renamed(name: str, source: str, target: str) -> str:
-    rest = name[len(source):].lstrip(".")
+    rest = name[len(source) :].lstrip(".")
     return ".".join(part for part in (target, rest) if part)
 
 

@@ -47,7 +47,12 @@ def audit(
     if not contracts:
         named = f" among {', '.join(repr(i) for i in contract_ids)}" if contract_ids else ""
         raise ConfigError(
-            Problem(settings.path, 0, f"no probe contract to audit{named}", hint="the audit compares probe contracts with the source")
+            Problem(
+                settings.path,
+                0,
+                f"no probe contract to audit{named}",
+                hint="the audit compares probe contracts with the source",
+            )
         )
 
     probed = {contract.key: _probed_requests(contract, evidence) for contract in contracts}
@@ -61,17 +66,24 @@ def audit(
             contract.name,
             settings.path,
             contract.spec.line,
-            tuple(reading.audit_module(contract, outcomes[request]) for request in probed[contract.key]),
+            tuple(
+                reading.audit_module(contract, outcomes[request])
+                for request in probed[contract.key]
+            ),
         )
         for contract in contracts
     ]
     return AuditReport(settings.path, tuple(audits), settings.notes + tuple(reading.warnings))
 
 
-def _probed_requests(contract: "ProbeContract", evidence: Evidence) -> list[ProbeRequest]:
+def _probed_requests(contract: ProbeContract, evidence: Evidence) -> list[ProbeRequest]:
     """The contract's requests for its probed modules (its positive controls are not compared)."""
     probed = set(contract.probed_modules(evidence))
-    return [request for request in contract.requests(evidence) if request.module in probed and not request.fallbacks]
+    return [
+        request
+        for request in contract.requests(evidence)
+        if request.module in probed and not request.fallbacks
+    ]
 
 
 class _Reading:
@@ -95,13 +107,20 @@ class _Reading:
         ]
         return self._outside + before
 
-    def audit_module(self, contract: "ProbeContract", outcome: ProbeOutcome) -> ModuleAudit:
+    def audit_module(self, contract: ProbeContract, outcome: ProbeOutcome) -> ModuleAudit:
         module = outcome.module
         if outcome.kind not in (ProbeOutcomeKind.CLEAN, ProbeOutcomeKind.LOADED):
             detail = outcome.detail.strip().splitlines()
-            return ModuleAudit(module, error=f"importing {module} {outcome.kind.value.replace('_', ' ')}" + (f": {detail[-1]}" if detail else ""))
+            return ModuleAudit(
+                module,
+                error=f"importing {module} {outcome.kind.value.replace('_', ' ')}"
+                + (f": {detail[-1]}" if detail else ""),
+            )
         if outcome.module_before is not None:
-            return ModuleAudit(module, error=f"{module} was loaded before the probe imported it ({_loaded_by(outcome.module_before)}): the probe saw nothing")
+            return ModuleAudit(
+                module,
+                error=f"{module} was loaded before the probe imported it ({_loaded_by(outcome.module_before)}): the probe saw nothing",
+            )
         if not self.evidence.is_internal(module):
             self._outside.append(
                 f"contract '{contract.name}': {module} is outside the root packages; its source is not read, "
@@ -115,24 +134,38 @@ class _Reading:
         before = {loaded.module for loaded in outcome.forbidden_before}
         if before:
             how = "; ".join(sorted({_loaded_by(b) for b in outcome.forbidden_before}))
-            self._loaded_before.setdefault((contract.name, ", ".join(sorted(before)), how), []).append(module)
+            self._loaded_before.setdefault(
+                (contract.name, ", ".join(sorted(before)), how), []
+            ).append(module)
         static = {
             loaded: tuple(step.hop() for step in closure.chain(loaded))
             for loaded in closure.covered(contract.values["forbidden"])
             if loaded not in before
         }
-        runtime = {loaded.module: tuple(self._hop(hop) for hop in loaded.chain) for loaded in outcome.loaded}
+        runtime = {
+            loaded.module: tuple(self._hop(hop) for hop in loaded.chain)
+            for loaded in outcome.loaded
+        }
         return compare(module, runtime, static, closure.loaders, self.statement)
 
     def _hop(self, hop: RuntimeHop) -> Hop:
         path = self.settings.display_path(hop.path) if hop.path else ""
-        return Hop(hop.importer or "<probe>", hop.imported, path, hop.line, (), (PARENT_PACKAGE,) if hop.via_parent else ())
+        return Hop(
+            hop.importer or "<probe>",
+            hop.imported,
+            path,
+            hop.line,
+            (),
+            (PARENT_PACKAGE,) if hop.via_parent else (),
+        )
 
     def statement(self, hop: Hop) -> str:
         """The text of the line `hop` names, stripped; "" when it cannot be read."""
         if not hop.path or hop.line < 1:
             return ""
-        path = hop.path if os.path.isabs(hop.path) else os.path.join(self.settings.base_dir, hop.path)
+        path = (
+            hop.path if os.path.isabs(hop.path) else os.path.join(self.settings.base_dir, hop.path)
+        )
         if path not in self._lines:
             try:
                 self._lines[path] = read_source(path).splitlines()

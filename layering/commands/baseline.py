@@ -51,25 +51,49 @@ def baseline(
             left_alone.append(f"contract '{result.name}' could not be decided: left alone")
             continue
         option = _option_for(result, settings)
-        values = entries_excusing(result, option, name_level=option == ALLOW and settings.file_format != "ini")
+        values = entries_excusing(
+            result, option, name_level=option == ALLOW and settings.file_format != "ini"
+        )
         if values:
-            added.append(BaselineEntries(_key(result), position_at_line[result.source_line], option, values))
+            added.append(
+                BaselineEntries(_key(result), position_at_line[result.source_line], option, values)
+            )
         if result.stale:
-            left_alone.append(f"contract '{result.name}' has {len(result.stale)} stale entries: `layering prune` removes them")
+            left_alone.append(
+                f"contract '{result.name}' has {len(result.stale)} stale entries: `layering prune` removes them"
+            )
     if not added:
         return Baseline((), tuple(left_alone), _not_kept(report.results), None, comment, undecided)
     text = _edited_text(settings, added, comment)
     edited = settings_from_text(settings.path, text)
     if edited.problems or len(edited.contracts) != len(settings.contracts):
-        raise ConfigError(Problem(settings.path, 0, "the baseline would not read back as written (nothing was changed)", hint="report this"))
-    after = check_settings(edited, [entries.contract for entries in added], probes, use_cache=False, jobs=jobs)
+        raise ConfigError(
+            Problem(
+                settings.path,
+                0,
+                "the baseline would not read back as written (nothing was changed)",
+                hint="report this",
+            )
+        )
+    after = check_settings(
+        edited, [entries.contract for entries in added], probes, use_cache=False, jobs=jobs
+    )
     if not dry_run:
         try:
             write_atomically(settings.path, text)
         except EditFailed as failure:
-            raise ConfigError(Problem(settings.path, 0, str(failure), hint="the file was left unchanged")) from None
+            raise ConfigError(
+                Problem(settings.path, 0, str(failure), hint="the file was left unchanged")
+            ) from None
     rechecked = {_key(r) for r in after.results}
-    return Baseline(tuple(added), tuple(left_alone), _not_kept([*after.results, *(r for r in report.results if _key(r) not in rechecked)]), text, comment, undecided)
+    return Baseline(
+        tuple(added),
+        tuple(left_alone),
+        _not_kept([*after.results, *(r for r in report.results if _key(r) not in rechecked)]),
+        text,
+        comment,
+        undecided,
+    )
 
 
 def _option_for(result: ContractResult, settings: Settings) -> str:
@@ -89,7 +113,11 @@ def _key(result: ContractResult) -> str:
 
 
 def _not_kept(results: Sequence[ContractResult]) -> tuple[str, ...]:
-    return tuple(f"{r.name} ({r.verdict.label})" for r in results if not r.verdict.passes and r.verdict is not Verdict.ERROR)
+    return tuple(
+        f"{r.name} ({r.verdict.label})"
+        for r in results
+        if not r.verdict.passes and r.verdict is not Verdict.ERROR
+    )
 
 
 def _edited_text(settings: Settings, added: list[BaselineEntries], comment: str) -> str:
@@ -97,9 +125,13 @@ def _edited_text(settings: Settings, added: list[BaselineEntries], comment: str)
         if settings.file_format == "ini":
             return _ini_text(settings, added, comment)
         table = tuple(settings.table_name.split(".")) if settings.table_name else ()
-        return add_entries(settings.path, table, [(e.position, e.option, e.values) for e in added], comment)
+        return add_entries(
+            settings.path, table, [(e.position, e.option, e.values) for e in added], comment
+        )
     except EditFailed as failure:
-        raise ConfigError(Problem(settings.path, 0, str(failure), hint="the file was left unchanged")) from None
+        raise ConfigError(
+            Problem(settings.path, 0, str(failure), hint="the file was left unchanged")
+        ) from None
 
 
 def _ini_text(settings: Settings, added: list[BaselineEntries], comment: str) -> str:
@@ -107,11 +139,19 @@ def _ini_text(settings: Settings, added: list[BaselineEntries], comment: str) ->
     insertions: dict[int, list[str]] = {}
     for entries in added:
         spec = settings.contracts[entries.position]
-        lines = [f"{DEFAULT_INDENT}# {comment}", *(f"{DEFAULT_INDENT}{value}" for value in entries.values)]
+        lines = [
+            f"{DEFAULT_INDENT}# {comment}",
+            *(f"{DEFAULT_INDENT}{value}" for value in entries.values),
+        ]
         if entries.option in spec.option_lines:
             after = max(spec.entry_lines.get(entries.option) or (spec.line_of(entries.option),))
         else:
-            after = max([*spec.option_lines.values(), *(line for lines_ in spec.entry_lines.values() for line in lines_)])
+            after = max(
+                [
+                    *spec.option_lines.values(),
+                    *(line for lines_ in spec.entry_lines.values() for line in lines_),
+                ]
+            )
             lines.insert(0, f"{entries.option} =")
         insertions.setdefault(after, []).extend(lines)
     return insert_lines(settings.path, insertions)

@@ -33,7 +33,6 @@ from layering.engine.reach import (
 from layering.engine.relocation import relocate
 
 if TYPE_CHECKING:
-
     from layering.adapters.grimp_scan import ModuleReading
     from layering.contracts._common import Contract
 
@@ -42,7 +41,7 @@ CONTENT = "c:"
 
 
 def decide_with_cache(
-    contracts: list["Contract"],
+    contracts: list[Contract],
     evidence: Evidence,
     settings: Settings,
     chains: int,
@@ -54,24 +53,53 @@ def decide_with_cache(
     files = evidence.package_files
     # The configuration's text too, not only its options: results hold lines of it (a contract's
     # table, a stale entry), which any edit above them moves.
-    key = result_cache.digest_of([settings_key, result_cache.config_digest(settings.path), [c.spec.options for c in contracts], chains])
+    key = result_cache.digest_of(
+        [
+            settings_key,
+            result_cache.config_digest(settings.path),
+            [c.spec.options for c in contracts],
+            chains,
+        ]
+    )
     # Which modules are packages too: a module made a package (`c.py` to `c/__init__.py`) reads
     # `from . import a` anew.
-    packages = sorted(m for m, path in files.files.items() if os.path.basename(path) == "__init__.py")
-    modules = result_cache.digest_of([sorted(files.files), packages, sorted(files.namespace_packages)])
+    packages = sorted(
+        m for m, path in files.files.items() if os.path.basename(path) == "__init__.py"
+    )
+    modules = result_cache.digest_of(
+        [sorted(files.files), packages, sorted(files.namespace_packages)]
+    )
     if not cache.knows_files():
         # Nothing to reuse: decide while a builder hashes the files, signs what the graph read
         # and writes it all down for the next run, the verdicts last.
         from layering.adapters.cache_builder import CacheBuilder
 
-        def keep(hashed: dict[str, tuple[str, list | None]], signatures: dict[str, str]) -> list[str]:
+        def keep(
+            hashed: dict[str, tuple[str, list | None]], signatures: dict[str, str]
+        ) -> list[str]:
             cache.store_manifest(cache.file_states(files, hashed), signatures, modules)
             return cache.warnings
 
-        def store(hashed: dict[str, tuple[str, list | None]], signatures: bytes, imported: bytes, verdicts: dict[str, Any]) -> list[str]:
-            files.stamps.update(verdicts["stamps"])  # taken by the run after a builder process was forked
+        def store(
+            hashed: dict[str, tuple[str, list | None]],
+            signatures: bytes,
+            imported: bytes,
+            verdicts: dict[str, Any],
+        ) -> list[str]:
+            files.stamps.update(
+                verdicts["stamps"]
+            )  # taken by the run after a builder process was forked
             states = cache.file_states(files, hashed)
-            cache.store(key, signed(verdicts, signatures, imported, states, _ModuleAt(files.files, settings.base_dir)))
+            cache.store(
+                key,
+                signed(
+                    verdicts,
+                    signatures,
+                    imported,
+                    states,
+                    _ModuleAt(files.files, settings.base_dir),
+                ),
+            )
             return cache.warnings
 
         builder = CacheBuilder(files, keep, store)
@@ -95,7 +123,14 @@ def decide_with_cache(
         results = run.decide_all()
     if run.stored_anew:
         run.store(key, run.verdicts(modules, results))
-    cache.store_manifest(run.states, {**{m: r.signature for m, r in run.learned.items()}, **{m: r.signature for m, r in evidence.readings.items()}}, modules)
+    cache.store_manifest(
+        run.states,
+        {
+            **{m: r.signature for m, r in run.learned.items()},
+            **{m: r.signature for m, r in evidence.readings.items()},
+        },
+        modules,
+    )
     return results, cache.warnings, run.warnings
 
 
@@ -119,7 +154,14 @@ def settings_digest(settings: Settings) -> str:
 
 
 class _CachedRun:
-    def __init__(self, contracts, evidence: Evidence, settings: Settings, cache: result_cache.ResultCache, states) -> None:
+    def __init__(
+        self,
+        contracts,
+        evidence: Evidence,
+        settings: Settings,
+        cache: result_cache.ResultCache,
+        states,
+    ) -> None:
         self.contracts = contracts
         self.evidence = evidence
         self.settings = settings
@@ -141,7 +183,9 @@ class _CachedRun:
     def reuse(self, entry: dict[str, Any], modules: str, key: str) -> list[ContractResult] | None:
         """The results from `entry`, every one reused or some decided again; None when the entry
         cannot serve (another module set, a change that cannot be told)."""
-        if entry["modules"] != modules or not len(entry["results"]) == len(entry["warnings"]) == len(entry["reach"]) == len(self.contracts):
+        if entry["modules"] != modules or not len(entry["results"]) == len(
+            entry["warnings"]
+        ) == len(entry["reach"]) == len(self.contracts):
             return None
         changed = self._changed(entry["depends"])
         if changed is None:
@@ -151,7 +195,9 @@ class _CachedRun:
         except (KeyError, TypeError, ValueError, AttributeError):
             self.cache.damaged(key)
             return None
-        edited = {path for path, digest in entry["shown"].items() if self._digest_at(path) != digest}
+        edited = {
+            path for path, digest in entry["shown"].items() if self._digest_at(path) != digest
+        }
         if not changed:
             reused = relocate(cached, edited, self.evidence)
             if reused is None:
@@ -164,7 +210,13 @@ class _CachedRun:
             return reused
         return self._reuse_unaffected(entry, cached, changed, edited)
 
-    def _reuse_unaffected(self, entry: dict[str, Any], cached: list[ContractResult], changed: set[str], edited: set[str]) -> list[ContractResult] | None:
+    def _reuse_unaffected(
+        self,
+        entry: dict[str, Any],
+        cached: list[ContractResult],
+        changed: set[str],
+        edited: set[str],
+    ) -> list[ContractResult] | None:
         """Keep each verdict no changed module can reach (found on the cached imports with the
         changed modules' new ones), decide the others on the graph."""
         stored = StoredImports.from_data(entry.get("graph"), self.evidence.is_internal)
@@ -175,7 +227,11 @@ class _CachedRun:
         read_whole = {m for m in changed if entry["depends"][m].startswith(CONTENT)}
         results: list[ContractResult | None] = [None] * len(self.contracts)
         for position, (contract, summary) in enumerate(zip(self.contracts, entry["reach"])):
-            if summary is None or (contract.reads_names and read_whole) or _names_an_importer(contract, changed):
+            if (
+                summary is None
+                or (contract.reads_names and read_whole)
+                or _names_an_importer(contract, changed)
+            ):
                 continue
             if not unaffected(summary, changed, stored, imports, index):
                 continue
@@ -189,7 +245,9 @@ class _CachedRun:
             self.stored_graph = imports.to_data()
             self.depends = {**entry["depends"], **{m: self.learned[m].signature for m in changed}}
             return results  # type: ignore[return-value]
-        self.depends = {m: d for m, d in entry["depends"].items() if d.startswith(CONTENT) and m not in changed}
+        self.depends = {
+            m: d for m, d in entry["depends"].items() if d.startswith(CONTENT) and m not in changed
+        }
         try:
             graph = self.evidence.graph
         except SourceUnreadable:
@@ -235,7 +293,7 @@ class _CachedRun:
             if state is None:
                 return None
             if before.startswith(CONTENT):
-                if before[len(CONTENT):] != state.digest:
+                if before[len(CONTENT) :] != state.digest:
                     changed.add(module)
                     unread.add(module)
             elif state.signature != before:
@@ -244,7 +302,10 @@ class _CachedRun:
             from layering.adapters.grimp_graph import readings_of_modules
 
             found = readings_of_modules(
-                self.evidence.package_files, unread, self.settings.exclude_type_checking_imports, self.evidence.include_external_packages
+                self.evidence.package_files,
+                unread,
+                self.settings.exclude_type_checking_imports,
+                self.evidence.include_external_packages,
             )
             if found is None or found.keys() != unread:
                 return None
@@ -263,9 +324,17 @@ class _CachedRun:
         was built the public way, with nothing to key the verdicts by."""
         if any(r.verdict is Verdict.ERROR for r in results):
             return None
-        if self.evidence.graph_built and not self.evidence.readings and self.evidence.package_files.files:
+        if (
+            self.evidence.graph_built
+            and not self.evidence.readings
+            and self.evidence.package_files.files
+        ):
             return None
-        content = sorted(self.evidence.modules_read()) if any(c.reads_names for c in self.contracts) else []
+        content = (
+            sorted(self.evidence.modules_read())
+            if any(c.reads_names for c in self.contracts)
+            else []
+        )
         shown = sorted(shown_paths(results))
         read = [*content, *(m for m in map(self._module_at, shown) if m is not None)]
         return {
@@ -285,11 +354,23 @@ class _CachedRun:
         if verdicts is not None:
             readings = self.evidence.readings
             signatures = result_cache.encoded({m: r.signature for m, r in readings.items()})
-            imported = None if verdicts["graph"] is not None else result_cache.encoded({m: r.imported for m, r in readings.items()})
-            self.cache.store(key, signed(verdicts, signatures, imported, self.states, self._module_at))
+            imported = (
+                None
+                if verdicts["graph"] is not None
+                else result_cache.encoded({m: r.imported for m, r in readings.items()})
+            )
+            self.cache.store(
+                key, signed(verdicts, signatures, imported, self.states, self._module_at)
+            )
 
 
-def signed(verdicts: dict[str, Any], signatures: bytes, imported: bytes | None, states: result_cache.FileStates, module_at: Callable[[str], str | None]) -> dict[str, Any]:
+def signed(
+    verdicts: dict[str, Any],
+    signatures: bytes,
+    imported: bytes | None,
+    states: result_cache.FileStates,
+    module_at: Callable[[str], str | None],
+) -> dict[str, Any]:
     """The cache's entry of `verdicts` (`_CachedRun.verdicts`): they depend on the signature of
     each module the graph holds (`signatures`, `result_cache.encoded`) and on the content of
     each file read for names; the graph's imports (`imported`, encoded, unless the verdicts
@@ -297,7 +378,9 @@ def signed(verdicts: dict[str, Any], signatures: bytes, imported: bytes | None, 
     show. A file that changed while the run read it has no digest here, so the next run
     decides (or reads the lines) anew."""
     depends = dict(verdicts["depends"])
-    depends.update((m, CONTENT + _digest_read(states, m)) for m in verdicts["content"] if m in states)
+    depends.update(
+        (m, CONTENT + _digest_read(states, m)) for m in verdicts["content"] if m in states
+    )
     shown = {}
     for path in verdicts["shown"]:
         module = module_at(path)
@@ -364,7 +447,7 @@ class _Digests(Mapping[str, str]):
         return len(self._states)
 
 
-def _names_an_importer(contract: "Contract", changed: set[str]) -> bool:
+def _names_an_importer(contract: Contract, changed: set[str]) -> bool:
     patterns = contract.importer_patterns()
     return patterns is None or any(p.matches(m) for p in patterns for m in changed)
 

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from layering.contracts._common import Contract
 
 
-
 class ProbeSelection(str, enum.Enum):
     """Which contracts a run checks: all, the static ones only, or the probes only."""
 
@@ -36,7 +35,7 @@ def load_contracts(
     evidence: Evidence,
     contract_ids: Sequence[str] = (),
     probes: ProbeSelection = ProbeSelection.ALL,
-) -> tuple[list["Contract"], list["Contract"]]:
+) -> tuple[list[Contract], list[Contract]]:
     """The selected contracts of `settings`, built and checked against the package, and the
     ones the probe selection skipped.
 
@@ -46,8 +45,19 @@ def load_contracts(
     """
     problems = list(settings.problems)
     if not settings.contracts and not problems:
-        where = "[importlinter:contract:ID] sections" if settings.file_format == "ini" else "[[contracts]] tables"
-        problems.append(Problem(settings.path, 0, f"no contracts: a configuration without {where} checks nothing", hint="add a contract (see the README)"))
+        where = (
+            "[importlinter:contract:ID] sections"
+            if settings.file_format == "ini"
+            else "[[contracts]] tables"
+        )
+        problems.append(
+            Problem(
+                settings.path,
+                0,
+                f"no contracts: a configuration without {where} checks nothing",
+                hint="add a contract (see the README)",
+            )
+        )
     contracts = _build(settings, problems)
     options_read = _read_importlinter_options(contracts, settings, evidence.use_cache)
     try:
@@ -65,7 +75,9 @@ def load_contracts(
     return selected, skipped
 
 
-def _read_importlinter_options(contracts: list["Contract"], settings: Settings, use_cache: bool) -> "OptionsRead | None":
+def _read_importlinter_options(
+    contracts: list[Contract], settings: Settings, use_cache: bool
+) -> OptionsRead | None:
     """Read the options of import-linter's contract types now, so that every problem of the
     file is said at once; unless a run with the cache already read this very configuration
     without a problem (then each reads them when it is decided, and a run whose verdicts all
@@ -84,17 +96,22 @@ def _read_importlinter_options(contracts: list["Contract"], settings: Settings, 
     return None if trusted else record
 
 
-def _options_record(settings: Settings) -> "OptionsRead | None":
+def _options_record(settings: Settings) -> OptionsRead | None:
     """The record for this configuration file's bytes under the cache's settings digest."""
     from layering.adapters import result_cache
     from layering.commands.cached_check import settings_digest
 
     if not settings.cache_dir:
         return None
-    return result_cache.OptionsRead(settings.cache_dir, result_cache.digest_of([settings_digest(settings), result_cache.config_digest(settings.path)]))
+    return result_cache.OptionsRead(
+        settings.cache_dir,
+        result_cache.digest_of(
+            [settings_digest(settings), result_cache.config_digest(settings.path)]
+        ),
+    )
 
 
-def _build(settings: Settings, problems: list[Problem]) -> list["Contract"]:
+def _build(settings: Settings, problems: list[Problem]) -> list[Contract]:
     """The contracts whose type is known (problems for the others, and for duplicate keys)."""
     plugins = {plugin.name: plugin for plugin in settings.contract_types}
     known_types = sorted(set(CONTRACT_TYPES) | set(plugins))
@@ -109,25 +126,38 @@ def _build(settings: Settings, problems: list[Problem]) -> list["Contract"]:
                 message = f"contract #{spec.index + 1} has no 'type'"
             else:
                 message = f"contract #{spec.index + 1}: type {type_name!r} is not a contract type."
-                message += did_you_mean(type_name, known_types) if isinstance(type_name, str) else ""
-            problems.append(Problem(settings.path, spec.line_of("type"), message, hint="known types: " + ", ".join(known_types)))
+                message += (
+                    did_you_mean(type_name, known_types) if isinstance(type_name, str) else ""
+                )
+            problems.append(
+                Problem(
+                    settings.path,
+                    spec.line_of("type"),
+                    message,
+                    hint="known types: " + ", ".join(known_types),
+                )
+            )
             continue
         contracts.append(contract_class(type_name)(spec, settings))
     problems.extend(_duplicate_keys(contracts, settings))
     return contracts
 
 
-def _duplicate_keys(contracts: list["Contract"], settings: Settings) -> list[Problem]:
+def _duplicate_keys(contracts: list[Contract], settings: Settings) -> list[Problem]:
     """Each contract is known by its id, else its name: two with one key cannot be told apart
     (by --contract, by pytest), so both lines are named."""
     problems = []
-    first: dict[str, "Contract"] = {}
+    first: dict[str, Contract] = {}
     for contract in contracts:
         earlier = first.setdefault(contract.key, contract)
         if earlier is contract:
             continue
-        line = contract.spec.line_of("id") if contract.contract_id else contract.spec.line_of("name")
-        earlier_line = earlier.spec.line_of("id") if earlier.contract_id else earlier.spec.line_of("name")
+        line = (
+            contract.spec.line_of("id") if contract.contract_id else contract.spec.line_of("name")
+        )
+        earlier_line = (
+            earlier.spec.line_of("id") if earlier.contract_id else earlier.spec.line_of("name")
+        )
         if contract.contract_id and earlier.contract_id:
             message = f"duplicate contract id '{contract.key}' (first used on line {earlier_line})"
         else:
@@ -135,11 +165,13 @@ def _duplicate_keys(contracts: list["Contract"], settings: Settings) -> list[Pro
                 f"the contracts on lines {earlier_line} and {line} are both known as '{contract.key}' "
                 "(a contract without an id is known by its name)"
             )
-        problems.append(Problem(settings.path, line, message, hint="give each contract its own id"))
+        problems.append(
+            Problem(settings.path, line, message, hint="give each contract its own id")
+        )
     return problems
 
 
-def _validate(contracts: list["Contract"], evidence: Evidence) -> list[Problem]:
+def _validate(contracts: list[Contract], evidence: Evidence) -> list[Problem]:
     """Check the options of each contract that could be read against the package."""
     problems: list[Problem] = []
     try:
@@ -154,7 +186,7 @@ def _validate(contracts: list["Contract"], evidence: Evidence) -> list[Problem]:
     return problems
 
 
-def _single_module_roots(evidence: Evidence, user: "Contract") -> list[Problem]:
+def _single_module_roots(evidence: Evidence, user: Contract) -> list[Problem]:
     """The import graph (grimp's, as import-linter's) takes packages, not one-file modules."""
     settings = evidence.settings
     return [
@@ -171,7 +203,9 @@ def _single_module_roots(evidence: Evidence, user: "Contract") -> list[Problem]:
     ]
 
 
-def select(contracts: list["Contract"], ids: Sequence[str], probes: ProbeSelection, settings: Settings) -> list["Contract"]:
+def select(
+    contracts: list[Contract], ids: Sequence[str], probes: ProbeSelection, settings: Settings
+) -> list[Contract]:
     """The contracts that `--contract` ids and the probe selection leave."""
     if ids:
         known = {c.key for c in contracts} | {c.name for c in contracts}
@@ -193,7 +227,9 @@ def select(contracts: list["Contract"], ids: Sequence[str], probes: ProbeSelecti
     return contracts
 
 
-def _selection(contracts: list["Contract"], ids: Sequence[str], probes: ProbeSelection, settings: Settings) -> tuple[list["Contract"], list["Contract"]]:
+def _selection(
+    contracts: list[Contract], ids: Sequence[str], probes: ProbeSelection, settings: Settings
+) -> tuple[list[Contract], list[Contract]]:
     """(selected, skipped): the contracts to check, and those the probe selection leaves out;
     a selection that leaves nothing to check is an error."""
     chosen = select(contracts, ids, ProbeSelection.ALL, settings)
@@ -241,13 +277,22 @@ def check_settings(
 
         static = [c for c in contracts if c.type_name != "probe"]
         if any(c.needs_graph for c in static):
-            evidence.package_files  # the graph and the result cache walk the whole package: walk it once, first
+            evidence.package_files  # noqa: B018 - the graph and the result cache walk the whole package: walk it once, first
         reaches = [c.graph_reach(evidence) for c in static if c.needs_graph]
         if reaches and all(reach is not None for reach in reaches):
-            evidence.graph_reach = (set().union(*(r[0] for r in reaches)), set().union(*(r[1] for r in reaches)))  # type: ignore[index]
-        evidence.include_external_packages = settings.include_external_packages or any(c.needs_external_packages(evidence) for c in static if c.needs_graph)
-        static_results, warnings = _decide_static(static, evidence, settings, use_cache and cache_results, chains)
-        results = dict(zip((i for i, c in enumerate(contracts) if c.type_name != "probe"), static_results))
+            evidence.graph_reach = (
+                set().union(*(r[0] for r in reaches)),
+                set().union(*(r[1] for r in reaches)),
+            )  # type: ignore[index]
+        evidence.include_external_packages = settings.include_external_packages or any(
+            c.needs_external_packages(evidence) for c in static if c.needs_graph
+        )
+        static_results, warnings = _decide_static(
+            static, evidence, settings, use_cache and cache_results, chains
+        )
+        results = dict(
+            zip((i for i, c in enumerate(contracts) if c.type_name != "probe"), static_results)
+        )
         probe_contracts = [c for c in contracts if c.type_name == "probe"]
         if probe_contracts:
             results.update(_run_probes(contracts, probe_contracts, evidence, jobs, progress))
@@ -280,34 +325,46 @@ def _plural(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def _decide_static(contracts: list["Contract"], evidence: Evidence, settings: Settings, use_cache: bool, chains: int) -> tuple[list[ContractResult], list[str]]:
+def _decide_static(
+    contracts: list[Contract], evidence: Evidence, settings: Settings, use_cache: bool, chains: int
+) -> tuple[list[ContractResult], list[str]]:
     """Decide the static contracts: graph contracts from the cache when the package's imports
     are as they were (the lines shown in an edited file read again), the others afresh (they
     read only their own files, faster than the cache's bookkeeping)."""
     graph_contracts = [c for c in contracts if c.needs_graph]
     if not (use_cache and settings.cache_dir and graph_contracts):
         decided = decide_each(contracts, evidence)
-        return [d.result for d in decided], [w for said in warnings_of(contracts, evidence, decided) for w in said]
+        return [d.result for d in decided], [
+            w for said in warnings_of(contracts, evidence, decided) for w in said
+        ]
     from layering.adapters import result_cache
 
     unusable = result_cache.prepare(settings.cache_dir)
     if unusable:
         evidence.use_cache = False
         decided = decide_each(contracts, evidence)
-        return [d.result for d in decided], [unusable] + [w for said in warnings_of(contracts, evidence, decided) for w in said]
+        return [d.result for d in decided], [unusable] + [
+            w for said in warnings_of(contracts, evidence, decided) for w in said
+        ]
     from layering.commands.cached_check import decide_with_cache
 
-    cached, cache_warnings, graph_warnings = decide_with_cache(graph_contracts, evidence, settings, chains)
+    cached, cache_warnings, graph_warnings = decide_with_cache(
+        graph_contracts, evidence, settings, chains
+    )
     others = [c for c in contracts if not c.needs_graph]
     decided_others = decide_each(others, evidence)
     other_warnings = warnings_of(others, evidence, decided_others)
     results = [cached.pop(0) if c.needs_graph else decided_others.pop(0).result for c in contracts]
     # In the contracts' order, as a run without the cache says them.
-    warnings = [w for c in contracts for w in (graph_warnings.pop(0) if c.needs_graph else other_warnings.pop(0))]
+    warnings = [
+        w
+        for c in contracts
+        for w in (graph_warnings.pop(0) if c.needs_graph else other_warnings.pop(0))
+    ]
     return results, cache_warnings + warnings
 
 
-def _run_probes_in(python: str, probe_contracts: list["Contract"], settings: Settings) -> None:
+def _run_probes_in(python: str, probe_contracts: list[Contract], settings: Settings) -> None:
     """Check the `--python` interpreter (relative to the working directory) once, and use it."""
     if not probe_contracts:
         return
@@ -317,7 +374,12 @@ def _run_probes_in(python: str, probe_contracts: list["Contract"], settings: Set
         interpreter = find_interpreter(python, os.getcwd())
     except InterpreterUnusable as unusable:
         raise ConfigError(
-            Problem(settings.path, 0, f"--python '{python}' {unusable}", hint="name the bin/python of the environment the project's dependencies are installed in")
+            Problem(
+                settings.path,
+                0,
+                f"--python '{python}' {unusable}",
+                hint="name the bin/python of the environment the project's dependencies are installed in",
+            )
         ) from None
     for contract in probe_contracts:
         contract.run_in(interpreter)
@@ -326,7 +388,9 @@ def _run_probes_in(python: str, probe_contracts: list["Contract"], settings: Set
 def _run_probes(contracts, probe_contracts, evidence, jobs, progress) -> dict[int, ContractResult]:
     from layering.adapters.probe_runner import run_probes
 
-    requests = sorted({request for contract in probe_contracts for request in contract.requests(evidence)})
+    requests = sorted(
+        {request for contract in probe_contracts for request in contract.requests(evidence)}
+    )
     outcomes = dict(zip(requests, run_probes(requests, jobs=jobs, progress=progress)))
     results = {}
     for position, contract in enumerate(contracts):

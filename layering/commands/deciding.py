@@ -22,30 +22,53 @@ class Decided(NamedTuple):
     """A contract's result, and the decision it came from (None: it could not be decided)."""
 
     result: ContractResult
-    decision: "Decision | None"
+    decision: Decision | None
 
 
-def decide_each(contracts: "list[Contract]", evidence: Evidence) -> list[Decided]:
+def decide_each(contracts: list[Contract], evidence: Evidence) -> list[Decided]:
     """Decide `contracts` in order, each contract that needs the graph on a graph of its own."""
     shares = evidence.graph_shares(sum(1 for contract in contracts if contract.needs_graph))
     return [decide(contract, evidence, shares) for contract in contracts]
 
 
-def decide(contract: "Contract", evidence: Evidence, shares: GraphShares) -> Decided:
+def decide(contract: Contract, evidence: Evidence, shares: GraphShares) -> Decided:
     try:
         decision = contract.evaluate(evidence, shares.take() if contract.needs_graph else None)
     except ContractInvalid as invalid:
         reason = str(invalid).rstrip(".")
         path = evidence.settings.display_path(evidence.settings.path)
-        return Decided(contract.error((Violation(path=path, line=contract.spec.line, code=INVALID_CONTRACT, message=f"{reason}: fix the contract"),)), None)
+        return Decided(
+            contract.error(
+                (
+                    Violation(
+                        path=path,
+                        line=contract.spec.line,
+                        code=INVALID_CONTRACT,
+                        message=f"{reason}: fix the contract",
+                    ),
+                )
+            ),
+            None,
+        )
     except SourceUnreadable as unreadable:
         path = evidence.settings.display_path(unreadable.path)
         message = f"{unreadable.reason}; {_what_to_do(unreadable.reason)}"
-        return Decided(contract.error((Violation(path=path, line=unreadable.line, code=UNREADABLE_SOURCE, message=message),)), None)
+        return Decided(
+            contract.error(
+                (
+                    Violation(
+                        path=path, line=unreadable.line, code=UNREADABLE_SOURCE, message=message
+                    ),
+                )
+            ),
+            None,
+        )
     return Decided(contract.result(decision), decision)
 
 
-def warnings_of(contracts: "list[Contract]", evidence: Evidence, decided: list[Decided]) -> list[list[str]]:
+def warnings_of(
+    contracts: list[Contract], evidence: Evidence, decided: list[Decided]
+) -> list[list[str]]:
     """Each contract's warnings, said once all are decided (a warning may depend on what the
     run has read: an external name no import read in the run names)."""
     return [contract.warnings(evidence, d.decision) for contract, d in zip(contracts, decided)]

@@ -17,7 +17,9 @@ from layering.engine.config import ContractSpec, Settings
 from layering.engine.evidence import Evidence
 
 
-def explain(settings: Settings, importer: str, imported: str, chains: int, use_cache: bool = True) -> Explanation:
+def explain(
+    settings: Settings, importer: str, imported: str, chains: int, use_cache: bool = True
+) -> Explanation:
     """Why `importer` imports `imported`, listing `chains` chains beyond the cut's examples."""
     _require_modules(settings, importer, imported)
     question = ContractSpec(
@@ -31,7 +33,12 @@ def explain(settings: Settings, importer: str, imported: str, chains: int, use_c
         line=0,
         option_lines={},
     )
-    report = check_settings(dataclasses.replace(settings, contracts=(question,)), chains=chains, use_cache=use_cache, cache_results=False)
+    report = check_settings(
+        dataclasses.replace(settings, contracts=(question,)),
+        chains=chains,
+        use_cache=use_cache,
+        cache_results=False,
+    )
     result = report.results[0]
     if result.verdict is Verdict.ERROR:
         raise ConfigError([Problem(settings.path, 0, v.message) for v in result.violations])
@@ -45,13 +52,27 @@ def _require_modules(settings: Settings, importer: str, imported: str) -> None:
     modules = evidence.modules
     problems = []
     for role, module in (("IMPORTER", importer), ("IMPORTED", imported)):
-        if module in modules or (role == "IMPORTED" and not evidence.is_internal(module) and "." not in module):
+        if module in modules or (
+            role == "IMPORTED" and not evidence.is_internal(module) and "." not in module
+        ):
             continue
         where = ", ".join(settings.root_packages)
         problems.append(
-            Problem(settings.path, 0, f"{role} '{module}' is not a module of {where}.{did_you_mean(module, sorted(modules))}", hint="name a module or package, as in `import` statements")
+            Problem(
+                settings.path,
+                0,
+                f"{role} '{module}' is not a module of {where}.{did_you_mean(module, sorted(modules))}",
+                hint="name a module or package, as in `import` statements",
+            )
         )
     if not problems and (is_within(importer, imported) or is_within(imported, importer)):
-        problems.append(Problem(settings.path, 0, f"'{importer}' and '{imported}' overlap: one contains the other", hint="name two modules neither of which lies in the other"))
+        problems.append(
+            Problem(
+                settings.path,
+                0,
+                f"'{importer}' and '{imported}' overlap: one contains the other",
+                hint="name two modules neither of which lies in the other",
+            )
+        )
     if problems:
         raise ConfigError(problems)

@@ -32,20 +32,33 @@ class GraphRun:
         return self.report.exit_code if self.report is not None else 0
 
 
-def draw_graph(settings: Settings, package: str | None, depth: int | None, contracts: bool = True, use_cache: bool = True) -> GraphRun:
+def draw_graph(
+    settings: Settings,
+    package: str | None,
+    depth: int | None,
+    contracts: bool = True,
+    use_cache: bool = True,
+) -> GraphRun:
     """The graph of `package` (default: the root packages) at `depth` (default: one level
     below it), marked with the broken static contracts unless `contracts` is False."""
     if settings.problems:
         raise ConfigError(list(settings.problems))
     evidence = Evidence(settings, use_cache=use_cache)
-    evidence.include_external_packages = True  # shown only where configured or a broken import reaches one
+    evidence.include_external_packages = (
+        True  # shown only where configured or a broken import reaches one
+    )
     drawn = _drawn_packages(settings, evidence, package)
     depth = _depth(settings, drawn, depth)
     try:
         imports = Evidence.imports_of(evidence.graph)
     except SourceUnreadable as unreadable:
         raise ConfigError(
-            Problem(unreadable.path, unreadable.line, unreadable.reason, hint="fix the file to draw its graph")
+            Problem(
+                unreadable.path,
+                unreadable.line,
+                unreadable.reason,
+                hint="fix the file to draw its graph",
+            )
         ) from None
     report = _check(settings, use_cache) if contracts else None
     broken = _broken_imports(report, evidence) if report is not None else {}
@@ -54,14 +67,26 @@ def draw_graph(settings: Settings, package: str | None, depth: int | None, contr
         external = {m for m in imports if not evidence.is_internal(m)}
     else:
         drawn_importers = set(internal)
-        external = {b for (a, b) in broken if a in drawn_importers and b in imports and not evidence.is_internal(b)}
+        external = {
+            b
+            for (a, b) in broken
+            if a in drawn_importers and b in imports and not evidence.is_internal(b)
+        }
     nodes, edges, undrawn = squash(imports, internal, external, depth, broken)
-    broken_contracts = tuple(r.contract_id for r in report.results if r.verdict is Verdict.BROKEN) if report else ()
-    graph = PackageGraph(package, settings.root_packages, depth, nodes, edges, broken_contracts, undrawn)
+    broken_contracts = (
+        tuple(r.contract_id for r in report.results if r.verdict is Verdict.BROKEN)
+        if report
+        else ()
+    )
+    graph = PackageGraph(
+        package, settings.root_packages, depth, nodes, edges, broken_contracts, undrawn
+    )
     return GraphRun(graph, report)
 
 
-def _drawn_packages(settings: Settings, evidence: Evidence, package: str | None) -> tuple[str, ...]:
+def _drawn_packages(
+    settings: Settings, evidence: Evidence, package: str | None
+) -> tuple[str, ...]:
     """The packages whose modules are drawn: `package`, checked to be one of the root
     packages' (with the closest name as a suggestion), else the root packages."""
     roots = settings.root_packages
@@ -84,8 +109,13 @@ def _drawn_packages(settings: Settings, evidence: Evidence, package: str | None)
             message = f"'{package}' is a module, not a package: its graph is one node"
             hint = f"name its package, '{package.rpartition('.')[0]}'"
         else:
-            message = f"no package '{package}' in the root packages.{did_you_mean(package, packages)}"
-            hint = "name a package, e.g. " + ", ".join(sorted(p for p in packages if components(p) == components(roots[0]) + 1)[:3] or roots)
+            message = (
+                f"no package '{package}' in the root packages.{did_you_mean(package, packages)}"
+            )
+            hint = "name a package, e.g. " + ", ".join(
+                sorted(p for p in packages if components(p) == components(roots[0]) + 1)[:3]
+                or roots
+            )
         raise ConfigError(Problem(settings.path, 0, message, hint=hint))
     return (package,)
 
@@ -103,7 +133,12 @@ def _depth(settings: Settings, drawn: tuple[str, ...], depth: int | None) -> int
         return max(least, min(components(p) for p in drawn) + 1)
     if depth < least:
         raise ConfigError(
-            Problem(settings.path, 0, f"--depth {depth} is too shallow: {why}", hint=f"give --depth {least} or more")
+            Problem(
+                settings.path,
+                0,
+                f"--depth {depth} is too shallow: {why}",
+                hint=f"give --depth {least} or more",
+            )
         )
     return depth
 

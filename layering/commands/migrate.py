@@ -50,31 +50,48 @@ class Migration:
     notes: tuple[str, ...]
 
 
-def migrate(settings: Settings, target: str = TO_CONTRACTS, force: bool = False, dry_run: bool = False) -> Migration:
+def migrate(
+    settings: Settings, target: str = TO_CONTRACTS, force: bool = False, dry_run: bool = False
+) -> Migration:
     """Write the contracts of import-linter configuration `settings` as `target`."""
     if settings.dialect != IMPORTLINTER:
         raise ConfigError(
-            Problem(settings.path, 0, "this is already layering's format: nothing to migrate", hint="name an import-linter configuration")
+            Problem(
+                settings.path,
+                0,
+                "this is already layering's format: nothing to migrate",
+                hint="name an import-linter configuration",
+            )
         )
     if settings.problems:
         raise ConfigError(list(settings.problems))
-    destination = os.path.join(settings.base_dir, CONTRACTS_FILE if target == TO_CONTRACTS else PYPROJECT_FILE)
+    destination = os.path.join(
+        settings.base_dir, CONTRACTS_FILE if target == TO_CONTRACTS else PYPROJECT_FILE
+    )
     table = "" if target == TO_CONTRACTS else "tool.layering"
     section, notes = _section_text(settings, table)
     text = _new_text(destination, section, table, force)
     # Lines end as in the file replaced, else as in the configuration migrated.
-    text = keep_line_endings(read_text(destination if os.path.exists(destination) else settings.path), text)
+    text = keep_line_endings(
+        read_text(destination if os.path.exists(destination) else settings.path), text
+    )
     _check_same_meaning(settings, destination, text)
     migration = Migration(destination, section, len(settings.contracts), notes)
     if not dry_run:
         try:
             write_atomically(destination, text)
         except EditFailed as failure:
-            raise ConfigError(Problem(destination, 0, str(failure), hint="nothing was written")) from None
+            raise ConfigError(
+                Problem(destination, 0, str(failure), hint="nothing was written")
+            ) from None
         found, _ = find_config(settings.base_dir)
         if found != destination:
             migration = dataclasses.replace(
-                migration, notes=notes + (f"{os.path.basename(found)} in the same directory is read first: remove it to use the new one",)
+                migration,
+                notes=notes
+                + (
+                    f"{os.path.basename(found)} in the same directory is read first: remove it to use the new one",
+                ),
             )
     return migration
 
@@ -85,7 +102,10 @@ def _section_text(settings: Settings, table: str) -> tuple[str, tuple[str, ...]]
 
     source = read_text(settings.path)
     ignored = _ignored_session_options(settings, source)
-    notes = tuple(f"left out '{key}': lint-imports ignores it, and layering does not know it" for key in sorted(ignored))
+    notes = tuple(
+        f"left out '{key}': lint-imports ignores it, and layering does not know it"
+        for key in sorted(ignored)
+    )
     if settings.file_format == "ini":
         from layering.adapters.ini_config import read_ini
 
@@ -135,7 +155,12 @@ def _new_text(destination: str, section: str, table: str, force: bool) -> str:
     if not table:
         if exists and not force:
             raise ConfigError(
-                Problem(destination, 0, f"{CONTRACTS_FILE} exists: not overwritten", hint="pass --force to replace it, or --dry-run to see the text")
+                Problem(
+                    destination,
+                    0,
+                    f"{CONTRACTS_FILE} exists: not overwritten",
+                    hint="pass --force to replace it, or --dry-run to see the text",
+                )
             )
         return section
     if not exists:
@@ -144,7 +169,12 @@ def _new_text(destination: str, section: str, table: str, force: bool) -> str:
     if has_layering_section(destination):
         if not force:
             raise ConfigError(
-                Problem(destination, 0, "[tool.layering] exists: not overwritten", hint="pass --force to replace it, or --dry-run to see the text")
+                Problem(
+                    destination,
+                    0,
+                    "[tool.layering] exists: not overwritten",
+                    hint="pass --force to replace it, or --dry-run to see the text",
+                )
             )
         current = _without_layering_table(destination, current)
     return current.rstrip("\n") + "\n\n" + section if current.strip() else section
@@ -157,7 +187,14 @@ def _without_layering_table(path: str, text: str) -> str:
         document = tomlkit.parse(text)
         del document["tool"]["layering"]
     except Exception as error:  # noqa: BLE001 - tomlkit raises its own kinds of errors
-        raise ConfigError(Problem(path, 0, f"cannot remove the existing [tool.layering] ({error})", hint="nothing was written")) from None
+        raise ConfigError(
+            Problem(
+                path,
+                0,
+                f"cannot remove the existing [tool.layering] ({error})",
+                hint="nothing was written",
+            )
+        ) from None
     return tomlkit.dumps(document)
 
 
@@ -168,7 +205,8 @@ def _check_same_meaning(settings: Settings, destination: str, text: str) -> None
     if written.problems or _meaning(written) != _meaning(settings):
         raise ConfigError(
             Problem(
-                settings.path, 0,
+                settings.path,
+                0,
                 f"the text written for {os.path.basename(destination)} would not mean the same as this configuration; nothing was written",
                 hint="please report this, with the configuration",
             )
@@ -191,6 +229,8 @@ def _plain(value: Any) -> Any:
     """A value as import-linter's reader gives it, to compare INI text with TOML values."""
     if isinstance(value, list):
         return [_plain(v) for v in value]
-    if isinstance(value, bool) or (isinstance(value, str) and value.strip().lower() in ("true", "false")):
+    if isinstance(value, bool) or (
+        isinstance(value, str) and value.strip().lower() in ("true", "false")
+    ):
         return str(value).strip().lower()
     return str(value) if isinstance(value, (int, float)) else value

@@ -28,7 +28,9 @@ class Removal:
     entry: StaleEntry
 
 
-def prune(settings: Settings, probes: ProbeSelection = ProbeSelection.ALL, jobs: int | None = None) -> tuple[list[Removal], list[str]]:
+def prune(
+    settings: Settings, probes: ProbeSelection = ProbeSelection.ALL, jobs: int | None = None
+) -> tuple[list[Removal], list[str]]:
     """Remove every stale entry of the decided contracts; return what went and what was skipped.
 
     A contract that could not be decided is left alone: whether its entries are stale is not
@@ -42,7 +44,9 @@ def prune(settings: Settings, probes: ProbeSelection = ProbeSelection.ALL, jobs:
     for result in report.results:
         position = position_at_line[result.source_line]
         if result.verdict is Verdict.ERROR:
-            skipped.append(f"contract '{result.name}' could not be decided; its entries were left alone")
+            skipped.append(
+                f"contract '{result.name}' could not be decided; its entries were left alone"
+            )
             continue
         for entry in result.stale:
             removals.append((position, entry))
@@ -52,9 +56,15 @@ def prune(settings: Settings, probes: ProbeSelection = ProbeSelection.ALL, jobs:
             if settings.file_format == "ini":
                 _remove_ini_entries(settings, removals)
             else:
-                remove_entries(settings.path, tuple(settings.table_name.split(".")) if settings.table_name else (), removals)
+                remove_entries(
+                    settings.path,
+                    tuple(settings.table_name.split(".")) if settings.table_name else (),
+                    removals,
+                )
         except EditFailed as failure:
-            raise ConfigError(Problem(settings.path, 0, str(failure), hint="the file was left unchanged")) from None
+            raise ConfigError(
+                Problem(settings.path, 0, str(failure), hint="the file was left unchanged")
+            ) from None
     return shown, skipped
 
 

@@ -21,19 +21,41 @@ if TYPE_CHECKING:
     from layering.commands.check import ProbeSelection
 
 
-def verify_cache(settings: Settings, contract_ids: tuple[str, ...], probes: "ProbeSelection", chains: int, python: str | None) -> tuple[RunReport, list[str]]:
+def verify_cache(
+    settings: Settings,
+    contract_ids: tuple[str, ...],
+    probes: ProbeSelection,
+    chains: int,
+    python: str | None,
+) -> tuple[RunReport, list[str]]:
     """The report of a run without the cache, and each cache entry that disagrees with what it
     read and decided (none: the cache is true to the files)."""
     from layering.commands.check import ProbeSelection, check_settings
 
     if not settings.cache_dir:
-        raise ConfigError(Problem(settings.path, settings.line_of("cache_dir"), "--verify-cache has no cache to verify: cache_dir is false", hint="set cache_dir, or drop --verify-cache"))
+        raise ConfigError(
+            Problem(
+                settings.path,
+                settings.line_of("cache_dir"),
+                "--verify-cache has no cache to verify: cache_dir is false",
+                hint="set cache_dir, or drop --verify-cache",
+            )
+        )
     try:
         files = find_package_files(settings.root_packages, settings.source_roots)
     except Exception:  # noqa: BLE001 - the run below says what is wrong with the package
         files = None
-    disagreements = [] if files is None else [*_manifest_disagreements(settings, files), *_import_cache_disagreements(settings, files)]
-    fresh = check_settings(settings, contract_ids, probes, use_cache=False, chains=chains, python=python)
+    disagreements = (
+        []
+        if files is None
+        else [
+            *_manifest_disagreements(settings, files),
+            *_import_cache_disagreements(settings, files),
+        ]
+    )
+    fresh = check_settings(
+        settings, contract_ids, probes, use_cache=False, chains=chains, python=python
+    )
     if probes is not ProbeSelection.PROBES:
         static = ProbeSelection.STATIC
         try:
@@ -59,7 +81,9 @@ def _manifest_disagreements(settings: Settings, files: PackageFiles) -> list[str
     signed: dict[str, dict[str, str]] = {"i": {}, "x": {}}
     for module, entry in sorted(known.items()):
         path = files.files.get(module)
-        if path is None or not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], list)):
+        if path is None or not (
+            isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], list)
+        ):
             continue
         try:
             stamp = stamp_of(path, os.stat(path))
@@ -69,16 +93,22 @@ def _manifest_disagreements(settings: Settings, files: PackageFiles) -> list[str
             continue  # not trusted for this file any more: nothing it says is used
         digest, _ = result_cache.hashed_file(path)
         if digest != entry[1]:
-            said.append(f"{where}: {settings.display_path(path)} is held unchanged with digest {entry[1]}, but its content's is {digest}")
+            said.append(
+                f"{where}: {settings.display_path(path)} is held unchanged with digest {entry[1]}, but its content's is {digest}"
+            )
         elif isinstance(entry[2], str) and entry[2][:1] in signed:
             signed[entry[2][0]][module] = entry[2]
     for mode, signatures in signed.items():
         if not signatures:
             continue
-        read = _read_each(files, signatures, settings.exclude_type_checking_imports, mode == "x", read_modules)
+        read = _read_each(
+            files, signatures, settings.exclude_type_checking_imports, mode == "x", read_modules
+        )
         for module, signature in sorted(signatures.items()):
             if module in read and read[module].signature != signature:
-                said.append(f"{where}: {settings.display_path(files.files[module])} is held with the imports of another content (import signature {signature}, read now {read[module].signature})")
+                said.append(
+                    f"{where}: {settings.display_path(files.files[module])} is held with the imports of another content (import signature {signature}, read now {read[module].signature})"
+                )
     return said
 
 
@@ -122,12 +152,18 @@ def _import_cache_disagreements(settings: Settings, files: PackageFiles) -> list
         for module, (signature, statements) in sorted(current.items()):
             if module not in read:
                 continue
-            if tuple(read[module]) != tuple(statements) or signature != signature_of(read[module], mode):
-                said.append(f"{where}: {settings.display_path(files.files[module])} is held with imports grimp does not read from it ({len(statements)} held, {len(read[module])} read)")
+            if tuple(read[module]) != tuple(statements) or signature != signature_of(
+                read[module], mode
+            ):
+                said.append(
+                    f"{where}: {settings.display_path(files.files[module])} is held with imports grimp does not read from it ({len(statements)} held, {len(read[module])} read)"
+                )
     return said
 
 
-def _read_each(files: PackageFiles, modules: dict, type_checking: bool, external: bool, statements_read) -> dict:
+def _read_each(
+    files: PackageFiles, modules: dict, type_checking: bool, external: bool, statements_read
+) -> dict:
     """What grimp reads of `modules` now, all at once, else one by one where some file cannot
     be read (the run reports that file)."""
     try:
@@ -142,7 +178,9 @@ def _read_each(files: PackageFiles, modules: dict, type_checking: bool, external
         return read
 
 
-def _verdict_disagreements(settings: Settings, cached: tuple[ContractResult, ...], fresh: tuple[ContractResult, ...]) -> list[str]:
+def _verdict_disagreements(
+    settings: Settings, cached: tuple[ContractResult, ...], fresh: tuple[ContractResult, ...]
+) -> list[str]:
     """Each contract whose result from the cache is not the one decided without it."""
     where = _shown(settings, settings.cache_dir)  # type: ignore[arg-type]
     decided = {(r.contract_id, r.name): r for r in fresh}
@@ -153,9 +191,13 @@ def _verdict_disagreements(settings: Settings, cached: tuple[ContractResult, ...
             continue
         name = result.contract_id or result.name
         if result.verdict is not other.verdict:
-            said.append(f"{where}: the cached result of contract '{name}' is {result.verdict.value.upper()}; decided without the cache it is {other.verdict.value.upper()}")
+            said.append(
+                f"{where}: the cached result of contract '{name}' is {result.verdict.value.upper()}; decided without the cache it is {other.verdict.value.upper()}"
+            )
         else:
-            said.append(f"{where}: the cached result of contract '{name}' holds other findings than a run without the cache ({len(result.violations)} cached, {len(other.violations)} decided)")
+            said.append(
+                f"{where}: the cached result of contract '{name}' holds other findings than a run without the cache ({len(result.violations)} cached, {len(other.violations)} decided)"
+            )
     return said
 
 

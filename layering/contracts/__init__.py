@@ -27,13 +27,13 @@ CONTRACT_TYPES: dict[str, str] = {
 }
 
 
-def contract_class(type_name: str) -> "type[Contract]":
+def contract_class(type_name: str) -> type[Contract]:
     """The class behind a config `type`; KeyError for an unknown one."""
     module_name, _, class_name = CONTRACT_TYPES[type_name].partition(":")
     return getattr(importlib.import_module(module_name), class_name)
 
 
-def plugin_contract_class(plugin: "PluginType") -> "type[Contract]":
+def plugin_contract_class(plugin: PluginType) -> type[Contract]:
     """The class that runs a contract type of the user's own (`contract_types`)."""
     from layering.contracts.plugin import plugin_contract_class as make
 

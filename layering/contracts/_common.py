@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 COMMON_OPTIONS = ("id", "name", "type", "expect")
 
 
-
 class OptionError(ValueError):
     """An option's value is not what the option takes."""
 
@@ -151,7 +150,9 @@ def import_expression(value: Any) -> tuple[ModulePattern, ModulePattern]:
         raise OptionError(str(error)) from None
 
 
-def matching_edges(graph: Any, importer: ModulePattern, imported: ModulePattern) -> list[tuple[str, str]]:
+def matching_edges(
+    graph: Any, importer: ModulePattern, imported: ModulePattern
+) -> list[tuple[str, str]]:
     importers = [m for m in graph.modules if importer.matches(m)]
     edges = []
     for module in importers:
@@ -159,7 +160,6 @@ def matching_edges(graph: Any, importer: ModulePattern, imported: ModulePattern)
             if imported.matches(target):
                 edges.append((module, target))
     return sorted(edges)
-
 
 
 class Option(NamedTuple):
@@ -224,7 +224,7 @@ class Findings:
         self.items: tuple[ItemResult, ...] = ()
         self.stale: list[Violation] = []
 
-    def decision(self, violations: "list[Violation]") -> Decision:
+    def decision(self, violations: list[Violation]) -> Decision:
         return Decision(
             violations=tuple(violations),
             used=frozenset(self.used),
@@ -255,7 +255,7 @@ class Contract:
     baseline_option: ClassVar[str] = "ignore_imports"
     """The option `layering baseline` adds a finding's excuse to."""
 
-    def __init__(self, spec: "ContractSpec", settings: "Settings") -> None:
+    def __init__(self, spec: ContractSpec, settings: Settings) -> None:
         self.spec = spec
         self.settings = settings
         self.values: dict[str, Any] = {}
@@ -263,7 +263,11 @@ class Contract:
         self.problems: list[Problem] = []
         self.unseen_externals: list[tuple[str, ModulePattern]] = []
         raw = spec.options
-        self.name = raw.get("name") if isinstance(raw.get("name"), str) else f"{self.type_name} #{spec.index + 1}"
+        self.name = (
+            raw.get("name")
+            if isinstance(raw.get("name"), str)
+            else f"{self.type_name} #{spec.index + 1}"
+        )
         self.contract_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
         self._read_options(raw)
 
@@ -275,22 +279,22 @@ class Contract:
     needs_graph: ClassVar[bool] = False
     """Whether checking needs the whole module graph (chains), not only some files' imports."""
 
-    def graph_reach(self, evidence: "Evidence") -> "tuple[set[str], set[str]] | None":
+    def graph_reach(self, evidence: Evidence) -> tuple[set[str], set[str]] | None:
         """(starts, also) when the contract needs only what `starts` reach in the graph (and
         the imports of `also`); None when it needs the whole graph."""
         return None
 
-    def needs_external_packages(self, evidence: "Evidence") -> bool:
+    def needs_external_packages(self, evidence: Evidence) -> bool:
         """Whether the graph must hold external packages (squashed) for this contract."""
         return False
 
-    def chain_pairs(self, evidence: "Evidence", graph: Any) -> "list[ChainPair] | None":
+    def chain_pairs(self, evidence: Evidence, graph: Any) -> list[ChainPair] | None:
         """The chains that decide a graph contract, so that its cached verdict outlives an edit
         of imports that cannot reach them (`engine.reach`); None when it cannot say: any such
         edit then decides it again."""
         return None
 
-    def importer_patterns(self) -> "tuple[ModulePattern, ...] | None":
+    def importer_patterns(self) -> tuple[ModulePattern, ...] | None:
         """The importers the contract's ignored imports and allowances name: an edit of one's
         imports may start or stop a match, so it decides the contract again. None when an
         entry names any importer."""
@@ -312,7 +316,9 @@ class Contract:
         return self.spec.options.get("expect") == "broken"
 
     def problem(self, option: str, message: str, hint: str = "") -> None:
-        self.problems.append(Problem(self.settings.path, self.spec.line_of(option), message, hint=hint))
+        self.problems.append(
+            Problem(self.settings.path, self.spec.line_of(option), message, hint=hint)
+        )
 
     def _read_options(self, raw: dict[str, Any]) -> None:
         known = set(self.options) | set(COMMON_OPTIONS)
@@ -323,10 +329,15 @@ class Contract:
                 hint=f"options of '{self.type_name}': " + ", ".join(sorted(known)),
             )
         if "expect" in raw and raw["expect"] != "broken":
-            self.problem("expect", f"contract '{self.name}': expect takes only \"broken\", got {raw['expect']!r}")
+            self.problem(
+                "expect",
+                f"contract '{self.name}': expect takes only \"broken\", got {raw['expect']!r}",
+            )
         for key in ("id", "name"):
             if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
-                self.problem(key, f"contract #{self.spec.index + 1}: '{key}' must be a non-empty string")
+                self.problem(
+                    key, f"contract #{self.spec.index + 1}: '{key}' must be a non-empty string"
+                )
         for key, declared in self.options.items():
             if key not in raw:
                 if declared.required:
@@ -354,15 +365,23 @@ class Contract:
             try:
                 allowance = parse_allowance(entry, self.allowance_needs_importer)
             except OptionError as error:
-                self.problems.append(Problem(self.settings.path, line, f"contract '{self.name}', option 'allow': {error}"))
+                self.problems.append(
+                    Problem(
+                        self.settings.path,
+                        line,
+                        f"contract '{self.name}', option 'allow': {error}",
+                    )
+                )
                 continue
-            allowances.append(Allowance(allowance.module, allowance.importer, allowance.names, line, index))
+            allowances.append(
+                Allowance(allowance.module, allowance.importer, allowance.names, line, index)
+            )
         return tuple(allowances)
 
-    def validate(self, evidence: "Evidence") -> None:
+    def validate(self, evidence: Evidence) -> None:
         """Check the options against the evidence (patterns that match nothing); add problems."""
 
-    def excused(self, fact: "ImportFact", found: Findings) -> bool:
+    def excused(self, fact: ImportFact, found: Findings) -> bool:
         """Whether an allowance excuses `fact`; each one that does is marked as used."""
         excusing = [a for a in self.allowances if a.excuses(fact)]
         for allowance in excusing:
@@ -374,7 +393,7 @@ class Contract:
         guidance = self.spec.options.get("broken_contract_guidance")
         return (guidance,) if isinstance(guidance, str) and guidance.strip() else ()
 
-    def evaluate(self, evidence: "Evidence", graph: Any = None) -> Decision:
+    def evaluate(self, evidence: Evidence, graph: Any = None) -> Decision:
         """Decide the contract: what it finds, as a value. `graph`, for a contract that
         `needs_graph`, is a graph of its own, which it may change (remove ignored imports)."""
         found = Findings()
@@ -382,12 +401,19 @@ class Contract:
         violations = self.find(evidence, found, graph)
         return found.decision(violations)
 
-    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
+    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
         """The violations; each allowance that excused an import, and whatever else is found
         on the way, recorded on `found`."""
         raise NotImplementedError
 
-    def require_matches(self, evidence: "Evidence", option: str, patterns: "tuple[ModulePattern, ...]", *, external_ok: bool = False) -> None:
+    def require_matches(
+        self,
+        evidence: Evidence,
+        option: str,
+        patterns: tuple[ModulePattern, ...],
+        *,
+        external_ok: bool = False,
+    ) -> None:
         """A pattern that matches no module makes a contract that cannot fail: an error.
 
         With `external_ok`, a name outside the root packages may stand for an external package;
@@ -420,7 +446,7 @@ class Contract:
                 return self.spec.line_of_entry(option, index)
         return self.spec.line_of(option)
 
-    def warnings(self, evidence: "Evidence", decision: "Decision | None") -> list[str]:
+    def warnings(self, evidence: Evidence, decision: Decision | None) -> list[str]:
         """What the run should say without failing: external names that are neither installed
         nor imported by what was read, and alerts raised while deciding."""
         where = self.settings.display_path(self.settings.path)
@@ -431,7 +457,7 @@ class Contract:
             if not evidence.mentions(pattern)
         ] + list(decision.alerts if decision is not None else ())
 
-    def stale_ignores(self, unmatched: "list[tuple[int, str]]", found: Findings) -> list[Violation]:
+    def stale_ignores(self, unmatched: list[tuple[int, str]], found: Findings) -> list[Violation]:
         """Ignored imports (position, text) that match no import, by the contract's
         `unmatched_ignore_imports_alerting`: "error" (default) breaks it, "warn" says so, "none" is silent."""
         alerting = self.spec.options.get("unmatched_ignore_imports_alerting", "error")
@@ -440,11 +466,18 @@ class Contract:
         for position, text in unmatched:
             line = self.spec.line_of_entry("ignore_imports", position)
             if alerting == "warn":
-                found.alerts.append(f"{where}:{line}: contract '{self.name}': ignored import '{text}' matches no import (remove it)")
+                found.alerts.append(
+                    f"{where}:{line}: contract '{self.name}': ignored import '{text}' matches no import (remove it)"
+                )
             elif alerting == "error":
                 found.stale_entries.append(StaleEntry("ignore_imports", position, text))
                 violations.append(
-                    Violation(path=where, line=line, code=STALE_ALLOWANCE, message=f"ignored import '{text}' matches no import: remove it")
+                    Violation(
+                        path=where,
+                        line=line,
+                        code=STALE_ALLOWANCE,
+                        message=f"ignored import '{text}' matches no import: remove it",
+                    )
                 )
         return violations
 
@@ -482,7 +515,13 @@ class Contract:
             message=f"allowance '{allowance.describe()}': no import takes '{name}' any more: remove the name (allowances only shrink)",
         )
 
-    def verdict(self, findings: list[Violation], stale: list[Violation], decision: Decision, stale_entries: list[StaleEntry]) -> ContractResult:
+    def verdict(
+        self,
+        findings: list[Violation],
+        stale: list[Violation],
+        decision: Decision,
+        stale_entries: list[StaleEntry],
+    ) -> ContractResult:
         """The result of `findings` and `stale` ones, with what else `decision` holds."""
         stale_entries = list(stale_entries)
         if self.expects_broken:
@@ -531,7 +570,7 @@ class Contract:
         )
 
 
-def suggest_module(evidence: "Evidence", pattern: ModulePattern) -> str:
+def suggest_module(evidence: Evidence, pattern: ModulePattern) -> str:
     """' Did you mean 'x'?' with the module of the package closest to a name that matches none."""
     if pattern.has_wildcard:
         return ""
@@ -541,12 +580,12 @@ def suggest_module(evidence: "Evidence", pattern: ModulePattern) -> str:
 
 
 def chain_group(
-    evidence: "Evidence",
-    found: "ChainsAndCut",
+    evidence: Evidence,
+    found: ChainsAndCut,
     source: str,
     target: str,
-    code: "Callable[[Edge], str]",
-    facts: "dict[Edge, list[ImportFact]] | None" = None,
+    code: Callable[[Edge], str],
+    facts: dict[Edge, list[ImportFact]] | None = None,
 ) -> ChainGroup:
     """A cut and its chains as a report shows them: one finding per import statement of each
     import of the cut, its example chain located; most-crossed imports first. Only the files of
@@ -575,7 +614,9 @@ def chain_group(
     return ChainGroup(source, target, found.count, tuple(cut), listed, found.shown)
 
 
-def statement_violations(facts: "list[ImportFact]", code: str, suffix: "Callable[[ImportFact], str] | None" = None) -> list[Violation]:
+def statement_violations(
+    facts: list[ImportFact], code: str, suffix: Callable[[ImportFact], str] | None = None
+) -> list[Violation]:
     """One finding per import statement (and module it imports) among `facts`, at the line of
     its first name, naming every one of them: `importer imports module (names)`."""
     by_statement: dict[tuple[str, int, str], list[ImportFact]] = {}
@@ -601,7 +642,7 @@ def statement_violations(facts: "list[ImportFact]", code: str, suffix: "Callable
     return violations
 
 
-def require_expected_among(contract: Contract, modules: "set[str]", verb: str) -> None:
+def require_expected_among(contract: Contract, modules: set[str], verb: str) -> None:
     """`expect_loaded` may name only modules the contract looks at (`verb`: "probed", "checked")."""
     for expected in contract.values["expect_loaded"]:
         if expected not in modules:
@@ -614,7 +655,9 @@ def require_expected_among(contract: Contract, modules: "set[str]", verb: str) -
 
 def stale_expectation(contract: Contract, module: str, found: Findings) -> ItemResult:
     """A module in `expect_loaded` that loads no forbidden module any more: strict, it must go."""
-    found.stale_entries.append(StaleEntry("expect_loaded", contract.values["expect_loaded"].index(module), module))
+    found.stale_entries.append(
+        StaleEntry("expect_loaded", contract.values["expect_loaded"].index(module), module)
+    )
     stale = Violation(
         path=contract.settings.display_path(contract.settings.path),
         line=contract.spec.line_of("expect_loaded"),

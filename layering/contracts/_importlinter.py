@@ -44,10 +44,14 @@ def entries(value: Any) -> list[tuple[int, str]]:
         value = [value]
     if not isinstance(value, list):
         return []
-    return [(index, entry) for index, entry in enumerate(value) if isinstance(entry, str) and entry.strip()]
+    return [
+        (index, entry)
+        for index, entry in enumerate(value)
+        if isinstance(entry, str) and entry.strip()
+    ]
 
 
-def is_internal_expression(evidence: "Evidence", text: str) -> bool:
+def is_internal_expression(evidence: Evidence, text: str) -> bool:
     """Whether a module expression names modules of the root packages (judged on the part
     before its first wildcard)."""
     parts = text.strip().split(".")
@@ -79,7 +83,7 @@ class ImportLinterContract(Contract):
     """Whether a run may trust that these options read well before (`read_options`): only when
     their meaning is import-linter's, which the cache's key names; a plugin's is its own code."""
     _delegate: Any = None
-    _unread: "dict[str, Any] | None" = None
+    _unread: dict[str, Any] | None = None
 
     def _read_options(self, raw: dict[str, Any]) -> None:
         self._unread = raw
@@ -102,13 +106,18 @@ class ImportLinterContract(Contract):
         from importlinter.domain.contract import InvalidContractOptions
 
         if "expect" in raw and raw["expect"] != "broken":
-            self.problem("expect", f"contract '{self.name}': expect takes only \"broken\", got {raw['expect']!r}")
+            self.problem(
+                "expect",
+                f"contract '{self.name}': expect takes only \"broken\", got {raw['expect']!r}",
+            )
         try:
             klass = self._class()
         except ContractTypeUnavailable as unavailable:
             self.problem("type", f"contract '{self.name}': {unavailable}")
             return
-        known = {name for name in dir(klass) if isinstance(getattr(klass, name), fields.Field)} | set(COMMON_OPTIONS)
+        known = {
+            name for name in dir(klass) if isinstance(getattr(klass, name), fields.Field)
+        } | set(COMMON_OPTIONS)
         for key in sorted(set(raw) - known):
             self.problem(
                 key,
@@ -127,13 +136,18 @@ class ImportLinterContract(Contract):
         if self.settings.include_external_packages:
             session["include_external_packages"] = "True"
         try:
-            self._delegate = klass(name=self.name, session_options=session, contract_options=options)
+            self._delegate = klass(
+                name=self.name, session_options=session, contract_options=options
+            )
         except InvalidContractOptions as invalid:
             for option, message in sorted(invalid.errors.items()):
                 self.problem(option, f"contract '{self.name}', option '{option}': {message}")
             return
         except Exception as error:  # noqa: BLE001 - a contract type of the user's own may raise anything
-            self.problem("type", f"contract '{self.name}': {type(error).__name__} from {klass.__qualname__}: {error}")
+            self.problem(
+                "type",
+                f"contract '{self.name}': {type(error).__name__} from {klass.__qualname__}: {error}",
+            )
             return
         self.check_can_fail(options)
 
@@ -151,17 +165,23 @@ class ImportLinterContract(Contract):
                     kind = "a list" if isinstance(item, list) else "a table"
                     self.problems.append(
                         self.entry_problem(
-                            key, index,
+                            key,
+                            index,
                             f"contract '{self.name}', option '{key}': entry {index + 1} is {kind}; import-linter options take strings",
-                            hint=_STRING_HINTS.get(key, f"write each entry of {key} as one string"),
+                            hint=_STRING_HINTS.get(
+                                key, f"write each entry of {key} as one string"
+                            ),
                         )
                     )
                     return None
             return [str(item) for item in value]
-        self.problem(key, f"contract '{self.name}', option '{key}': expected a string or a list of strings, got a table")
+        self.problem(
+            key,
+            f"contract '{self.name}', option '{key}': expected a string or a list of strings, got a table",
+        )
         return None
 
-    def importer_patterns(self) -> "tuple[ModulePattern, ...] | None":
+    def importer_patterns(self) -> tuple[ModulePattern, ...] | None:
         """The importers of `ignore_imports` (import-linter's own types have no `allow`)."""
         raw = self.spec.options.get("ignore_imports") or []
         patterns = []
@@ -172,19 +192,21 @@ class ImportLinterContract(Contract):
                 return None
         return tuple(patterns)
 
-    def before_check(self, graph: Any, evidence: "Evidence") -> None:
+    def before_check(self, graph: Any, evidence: Evidence) -> None:
         """Prepare the graph the delegate is about to check (types override)."""
 
     def check_can_fail(self, options: dict[str, Any]) -> None:
         """Add a problem when the options make a contract that cannot fail (types override)."""
 
-    def validate(self, evidence: "Evidence") -> None:
+    def validate(self, evidence: Evidence) -> None:
         """Each module expression of `module_options` must match a module of the package."""
         for option in self.module_options:
             for index, text in entries(self.spec.options.get(option)):
                 self.require_entry_matches(evidence, option, index, text)
 
-    def require_entry_matches(self, evidence: "Evidence", option: str, index: int, text: str, detail: str = "") -> list[str]:
+    def require_entry_matches(
+        self, evidence: Evidence, option: str, index: int, text: str, detail: str = ""
+    ) -> list[str]:
         """The modules entry `index` of `option` matches; a located problem when none.
 
         Names outside the root packages are left to import-linter (external packages, when
@@ -200,9 +222,12 @@ class ImportLinterContract(Contract):
         if not matched:
             self.problems.append(
                 self.entry_problem(
-                    option, index,
+                    option,
+                    index,
                     f"contract '{self.name}': '{pattern}'{detail} in '{option}' matches no module in the package "
-                    + ", ".join(self.settings.root_packages) + "." + suggest_module(evidence, pattern),
+                    + ", ".join(self.settings.root_packages)
+                    + "."
+                    + suggest_module(evidence, pattern),
                     hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
                 )
             )
@@ -210,7 +235,9 @@ class ImportLinterContract(Contract):
 
     def entry_problem(self, option: str, index: int, message: str, hint: str = "") -> Problem:
         """A problem located at entry `index` of list option `option`."""
-        return Problem(self.settings.path, self.spec.line_of_entry(option, index), message, hint=hint)
+        return Problem(
+            self.settings.path, self.spec.line_of_entry(option, index), message, hint=hint
+        )
 
     def _class(self) -> Any:
         import importlib
@@ -229,7 +256,7 @@ class ImportLinterContract(Contract):
                 "upgrade import-linter to check it"
             ) from None
 
-    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
+    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
         delegate, stale = self._without_unmatched_ignores(graph, found)
         self.before_check(graph, evidence)
         try:
@@ -243,24 +270,34 @@ class ImportLinterContract(Contract):
             return stale
         return stale + self.findings(evidence, found, graph, check)
 
-    def _without_unmatched_ignores(self, graph: Any, found: Findings) -> tuple[Any, list[Violation]]:
+    def _without_unmatched_ignores(
+        self, graph: Any, found: Findings
+    ) -> tuple[Any, list[Violation]]:
         """import-linter's contract for this decision, without the ignored imports that match
         nothing in `graph`, and those as stale entries, reported one by one at their alerting
         level (import-linter raises on the first)."""
         raw = self.spec.options.get("ignore_imports") or []
         entries = [raw] if isinstance(raw, str) else raw
         expressions = [(i, text, import_expression(text)) for i, text in enumerate(entries)]
-        unmatched = [(i, text, (a.text, b.text)) for i, text, (a, b) in expressions if not matching_edges(graph, a, b)]
+        unmatched = [
+            (i, text, (a.text, b.text))
+            for i, text, (a, b) in expressions
+            if not matching_edges(graph, a, b)
+        ]
         delegate = self.delegate
         if unmatched:
             gone = {pair for _, _, pair in unmatched}
             delegate = copy.copy(delegate)  # the contract's own is read once, for every decision
             delegate.ignore_imports = {
-                e for e in delegate.ignore_imports if (e.importer.expression, e.imported.expression) not in gone
+                e
+                for e in delegate.ignore_imports
+                if (e.importer.expression, e.imported.expression) not in gone
             }
         return delegate, self.stale_ignores([(i, text) for i, text, _ in unmatched], found)
 
-    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
+    def findings(
+        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+    ) -> list[Violation]:
         """The violations of a broken contract; a type without its own reading of import-linter's
         result shows import-linter's report (in place of the guidance, which it holds), located
         at the contract."""
@@ -288,7 +325,14 @@ class ImportLinterContract(Contract):
             output.console = saved
         return tuple(line.rstrip() for line in buffer.getvalue().splitlines() if line.strip())
 
-    def cut_findings(self, evidence: "Evidence", found: Findings, graph: Any, pairs: "list[tuple[str, str, set[str]]]", check: Any) -> list[Violation]:
+    def cut_findings(
+        self,
+        evidence: Evidence,
+        found: Findings,
+        graph: Any,
+        pairs: list[tuple[str, str, set[str]]],
+        check: Any,
+    ) -> list[Violation]:
         """For each (importer package, imported package, modules left out) that import-linter
         found broken, the minimum cut between the two and its chains, found by layering (the
         same every run); import-linter decides only which pairs are broken."""
@@ -297,15 +341,31 @@ class ImportLinterContract(Contract):
         violations = []
         for importer, imported, left_out in pairs:
             left_out_members = {m for x in left_out for m in members(graph, x)}
-            chains = chains_and_cut(imports, members(graph, importer), members(graph, imported), left_out_members, evidence.listed_chains, importers=importers)
-            if not chains.cut:  # import-linter saw a route that layering cannot trace: show its report
+            chains = chains_and_cut(
+                imports,
+                members(graph, importer),
+                members(graph, imported),
+                left_out_members,
+                evidence.listed_chains,
+                importers=importers,
+            )
+            if (
+                not chains.cut
+            ):  # import-linter saw a route that layering cannot trace: show its report
                 return ImportLinterContract.findings(self, evidence, found, graph, check)
-            group = chain_group(evidence, chains, importer, imported, lambda _: self.violation_code)
+            group = chain_group(
+                evidence, chains, importer, imported, lambda _: self.violation_code
+            )
             found.chain_groups.append(group)
             violations.extend(v for cut in group.cut for v in cut.statements)
         return violations
 
-    def link_findings(self, evidence: "Evidence", links: "list[tuple[str, str]]", describe: "Callable[[str, str], str]" = lambda a, b: "") -> list[Violation]:
+    def link_findings(
+        self,
+        evidence: Evidence,
+        links: list[tuple[str, str]],
+        describe: Callable[[str, str], str] = lambda a, b: "",
+    ) -> list[Violation]:
         """One finding per import statement of each (importer, imported) import-linter reported."""
         return [
             Violation(

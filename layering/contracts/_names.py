@@ -25,10 +25,14 @@ if TYPE_CHECKING:
 def parse_name_target(value: Any) -> NameTarget:
     """A `{ module = "...", names = [...] }` table."""
     if not isinstance(value, dict):
-        raise OptionError(f"a name-level target is a table {{ module = \"...\", names = [...] }}, got {value!r}")
+        raise OptionError(
+            f'a name-level target is a table {{ module = "...", names = [...] }}, got {value!r}'
+        )
     unknown = sorted(set(value) - {"module", "names"})
     if unknown:
-        raise OptionError(f"unknown key {unknown[0]!r} in a name-level target (keys: module, names)")
+        raise OptionError(
+            f"unknown key {unknown[0]!r} in a name-level target (keys: module, names)"
+        )
     if "module" not in value or "names" not in value:
         raise OptionError("a name-level target needs 'module' and 'names'")
     if not isinstance(value["module"], str):
@@ -49,11 +53,15 @@ def parse_name_target(value: Any) -> NameTarget:
 def parse_name_targets(value: Any) -> tuple[NameTarget, ...]:
     """`forbidden_names`: a list of name-level tables, at least one."""
     if not isinstance(value, list) or not value:
-        raise OptionError(f"expected a list of {{ module = \"...\", names = [...] }} tables, got {value!r}")
+        raise OptionError(
+            f'expected a list of {{ module = "...", names = [...] }} tables, got {value!r}'
+        )
     return tuple(parse_name_target(v) for v in value)
 
 
-def split_modules_and_names(value: Any) -> tuple[tuple[ModulePattern, ...], tuple[NameTarget, ...]]:
+def split_modules_and_names(
+    value: Any,
+) -> tuple[tuple[ModulePattern, ...], tuple[NameTarget, ...]]:
     """A list that mixes module patterns (strings) and name-level tables, as `leaf`'s `within`."""
     entries = value if isinstance(value, list) else [value]
     if not entries:
@@ -68,17 +76,29 @@ def split_modules_and_names(value: Any) -> tuple[tuple[ModulePattern, ...], tupl
         elif isinstance(entry, dict):
             targets.append(parse_name_target(entry))
         else:
-            raise OptionError(f"expected module patterns or {{ module, names }} tables, got {entry!r}")
+            raise OptionError(
+                f"expected module patterns or {{ module, names }} tables, got {entry!r}"
+            )
     return tuple(modules), tuple(targets)
 
 
-def redundant_targets(contract: "Contract", option: str, modules: Iterable[ModulePattern], targets: tuple[NameTarget, ...], as_packages: bool) -> None:
+def redundant_targets(
+    contract: Contract,
+    option: str,
+    modules: Iterable[ModulePattern],
+    targets: tuple[NameTarget, ...],
+    as_packages: bool,
+) -> None:
     """A name-level target inside a module the contract already covers whole adds nothing: an error."""
     for target in targets:
         for pattern in modules:
             if target.module.has_wildcard:
                 continue
-            covered = pattern.covers(target.module.text) if as_packages else pattern.matches(target.module.text)
+            covered = (
+                pattern.covers(target.module.text)
+                if as_packages
+                else pattern.matches(target.module.text)
+            )
             if covered:
                 contract.problem(
                     option,
@@ -87,12 +107,14 @@ def redundant_targets(contract: "Contract", option: str, modules: Iterable[Modul
                 )
 
 
-def require_target_modules(contract: "Contract", evidence: "Evidence", option: str, targets: tuple[NameTarget, ...]) -> None:
+def require_target_modules(
+    contract: Contract, evidence: Evidence, option: str, targets: tuple[NameTarget, ...]
+) -> None:
     contract.require_matches(evidence, option, tuple(t.module for t in targets), external_ok=True)
 
 
 def name_findings(
-    evidence: "Evidence",
+    evidence: Evidence,
     importers: Iterable[str],
     targets: tuple[NameTarget, ...],
     code: str,
@@ -103,13 +125,19 @@ def name_findings(
     for importer in importers:
         taken = [
             *_from_statements(evidence, importer, targets),
-            *(f for f in _name_uses(evidence, importer, targets) if any(t.takes(f) for t in targets)),
+            *(
+                f
+                for f in _name_uses(evidence, importer, targets)
+                if any(t.takes(f) for t in targets)
+            ),
         ]
         violations.extend(statement_violations([f for f in taken if not excused(f)], code))
     return violations
 
 
-def _name_uses(evidence: "Evidence", importer: str, targets: tuple[NameTarget, ...]) -> tuple[ImportFact, ...]:
+def _name_uses(
+    evidence: Evidence, importer: str, targets: tuple[NameTarget, ...]
+) -> tuple[ImportFact, ...]:
     """The uses of names on modules in `importer`, read only where one could take a target name.
 
     Such a use spells the name (`.NAME`, `"NAME"`, `"pkg.mod.NAME"`) and starts from a name an
@@ -126,12 +154,16 @@ def _name_uses(evidence: "Evidence", importer: str, targets: tuple[NameTarget, .
     )
 
     def may_take(text: str) -> bool:
-        return any(piece in text for piece in pieces) and (reachable or any(module in text for module in modules))
+        return any(piece in text for piece in pieces) and (
+            reachable or any(module in text for module in modules)
+        )
 
     return evidence.name_uses_of(importer, may_take)
 
 
-def _from_statements(evidence: "Evidence", importer: str, targets: tuple[NameTarget, ...]) -> list[ImportFact]:
+def _from_statements(
+    evidence: Evidence, importer: str, targets: tuple[NameTarget, ...]
+) -> list[ImportFact]:
     """The names import statements take; a star import takes the public names it would bind."""
     taken = []
     for fact in evidence.facts_of(importer):
@@ -146,11 +178,15 @@ def _from_statements(evidence: "Evidence", importer: str, targets: tuple[NameTar
     return taken
 
 
-def stale_target_notes(contract: "Contract", evidence: "Evidence", option: str, targets: tuple[NameTarget, ...]) -> list[str]:
+def stale_target_notes(
+    contract: Contract, evidence: Evidence, option: str, targets: tuple[NameTarget, ...]
+) -> list[str]:
     """A note for each target whose module (internal, read statically) does not define some of
     its names: an import of one fails today, so the rule may be kept so they do not come back,
     or retired, or it names something misspelt. Not a failure."""
-    where = f"{contract.settings.display_path(contract.settings.path)}:{contract.spec.line_of(option)}"
+    where = (
+        f"{contract.settings.display_path(contract.settings.path)}:{contract.spec.line_of(option)}"
+    )
     notes = []
     for target in targets:
         modules = evidence.expand(target.module)
@@ -161,7 +197,11 @@ def stale_target_notes(contract: "Contract", evidence: "Evidence", option: str, 
         if not undefined:
             continue
         listed = ", ".join(f"'{n}'" for n in undefined)
-        count = f" ({len(undefined)} of its {len(target.names)} names)" if len(target.names) > 1 else ""
+        count = (
+            f" ({len(undefined)} of its {len(target.names)} names)"
+            if len(target.names) > 1
+            else ""
+        )
         notes.append(
             f"{where}: contract '{contract.name}': '{target.module}' does not define {listed}{count}; "
             "a note, not a failure: keep the rule so they do not come back, retire it, or fix a misspelt name"

@@ -32,20 +32,29 @@ class AcyclicSiblingsContract(ImportLinterContract):
 
     def check_can_fail(self, options: dict[str, Any]) -> None:
         if not entries(options.get("ancestors")):
-            self.problem("ancestors", f"contract '{self.name}': 'ancestors' lists no package: a contract that cannot fail")
+            self.problem(
+                "ancestors",
+                f"contract '{self.name}': 'ancestors' lists no package: a contract that cannot fail",
+            )
 
-    def validate(self, evidence: "Evidence") -> None:
+    def validate(self, evidence: Evidence) -> None:
         """Each ancestor is a package: a plain module has no children to form a cycle."""
         for index, text in entries(self.spec.options.get("ancestors")):
             for module in self.require_entry_matches(evidence, "ancestors", index, text):
                 if not evidence.descendants(module):
-                    self.problems.append(self.entry_problem(
-                        "ancestors", index,
-                        f"contract '{self.name}': '{module}' in 'ancestors' is a module, not a package: it has no "
-                        "children whose imports could form a cycle",
-                        hint="name the package whose children must not import each other in a cycle",
-                    ))
-    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
+                    self.problems.append(
+                        self.entry_problem(
+                            "ancestors",
+                            index,
+                            f"contract '{self.name}': '{module}' in 'ancestors' is a module, not a package: it has no "
+                            "children whose imports could form a cycle",
+                            hint="name the package whose children must not import each other in a cycle",
+                        )
+                    )
+
+    def findings(
+        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+    ) -> list[Violation]:
         """The imports import-linter nominates to break every cycle between siblings, statement
         by statement, each naming the two siblings it leads between; a note per package."""
         breakers = check.metadata["cycle_breakers_by_package"]
@@ -53,9 +62,18 @@ class AcyclicSiblingsContract(ImportLinterContract):
         notes = []
         for package in sorted(breakers):
             depth = package.count(".") + 2
-            pairs = {(a, b): (".".join(a.split(".")[:depth]), ".".join(b.split(".")[:depth])) for a, b in breakers[package]}
+            pairs = {
+                (a, b): (".".join(a.split(".")[:depth]), ".".join(b.split(".")[:depth]))
+                for a, b in breakers[package]
+            }
             violations.extend(
-                self.link_findings(evidence, list(pairs), lambda a, b: f": one of the imports from {pairs[a, b][0]} to {pairs[a, b][1]} that close cycles")
+                self.link_findings(
+                    evidence,
+                    list(pairs),
+                    lambda a, b: (
+                        f": one of the imports from {pairs[a, b][0]} to {pairs[a, b][1]} that close cycles"
+                    ),
+                )
             )
             notes.append(
                 f"The children of {package} import each other in cycles: removing the {len(pairs)} import(s) of it above "

@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
 
-
 class ContainedContract(Contract):
     """Every package matched by `packages` imports nothing of `within` that lies outside itself.
 
@@ -44,12 +43,12 @@ class ContainedContract(Contract):
         "allow": option("raw", "imports excused", default=[]),
     }
 
-    def validate(self, evidence: "Evidence") -> None:
+    def validate(self, evidence: Evidence) -> None:
         if "packages" in self.values and "within" in self.values:
             self.require_matches(evidence, "packages", (self.values["packages"],))
             self.require_matches(evidence, "within", (self.values["within"],))
 
-    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
+    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
         within = evidence.expand(self.values["within"])
         violations = []
         for package in evidence.expand(self.values["packages"]):
@@ -62,5 +61,9 @@ class ContainedContract(Contract):
                     if self.excused(fact, found):
                         continue
                     outside.append(fact)
-            violations.extend(statement_violations(outside, CONTAINED_IMPORT, lambda _: f", outside its package {package}"))
+            violations.extend(
+                statement_violations(
+                    outside, CONTAINED_IMPORT, lambda _: f", outside its package {package}"
+                )
+            )
         return violations

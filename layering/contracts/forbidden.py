@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
 
-
 class ForbiddenContract(Contract):
     """`source_modules` must not import `forbidden_modules`, nor take `forbidden_names`.
 
@@ -84,7 +83,9 @@ class ForbiddenContract(Contract):
         "forbidden_names": option("raw", "names they must not take from a module", default=[]),
         "allow_indirect_imports": option("boolean", "only direct imports count", default=False),
         "ignore_imports": option("raw", "imports left out of the graph", default=[]),
-        "unmatched_ignore_imports_alerting": option("string", "error, warn or none", default="error"),
+        "unmatched_ignore_imports_alerting": option(
+            "string", "error, warn or none", default="error"
+        ),
         "as_packages": option("boolean", "modules are packages", default=True),
         "allow": option("raw", "known exceptions (only shrink)", default=[]),
         "broken_contract_guidance": option("text", "text shown when broken", default=""),
@@ -94,12 +95,18 @@ class ForbiddenContract(Contract):
         super().__init__(*args, **kwargs)
         raw = self.values.get("ignore_imports") or []
         self.ignored: tuple[tuple[ModulePattern, ModulePattern], ...] = ()
-        for index, entry in enumerate([raw] if isinstance(raw, str) else raw if isinstance(raw, list) else [raw]):
+        for index, entry in enumerate(
+            [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else [raw]
+        ):
             try:
                 self.ignored += (import_expression(entry),)
             except OptionError as error:
                 self.problems.append(
-                    Problem(self.settings.path, self.spec.line_of_entry("ignore_imports", index), f"contract '{self.name}', option 'ignore_imports': {error}")
+                    Problem(
+                        self.settings.path,
+                        self.spec.line_of_entry("ignore_imports", index),
+                        f"contract '{self.name}', option 'ignore_imports': {error}",
+                    )
                 )
         self.name_targets = self._read_name_targets()
         alerting = self.values.get("unmatched_ignore_imports_alerting")
@@ -109,7 +116,7 @@ class ForbiddenContract(Contract):
                 f"contract '{self.name}': unmatched_ignore_imports_alerting must be error, warn or none",
             )
 
-    def _read_name_targets(self) -> "tuple[NameTarget, ...]":
+    def _read_name_targets(self) -> tuple[NameTarget, ...]:
         """`forbidden_names`, checked against the rest: a contract names modules, names, or both."""
         raw = self.spec.options
         if "forbidden_modules" not in raw and "forbidden_names" not in raw:
@@ -122,21 +129,31 @@ class ForbiddenContract(Contract):
         try:
             targets = parse_name_targets(raw["forbidden_names"])
         except OptionError as error:
-            self.problem("forbidden_names", f"contract '{self.name}', option 'forbidden_names': {error}")
+            self.problem(
+                "forbidden_names", f"contract '{self.name}', option 'forbidden_names': {error}"
+            )
             return ()
         if "forbidden_modules" not in raw and raw.get("ignore_imports"):
             self.problem(
                 "ignore_imports",
                 f"contract '{self.name}': ignore_imports leaves imports out of the graph of forbidden_modules, which this contract does not have",
-                hint="excuse a name-level finding with allow = [{ importer = \"...\", module = \"...\", names = [...] }]",
+                hint='excuse a name-level finding with allow = [{ importer = "...", module = "...", names = [...] }]',
             )
-        redundant_targets(self, "forbidden_names", self.values.get("forbidden_modules") or (), targets, self.values.get("as_packages", True))
+        redundant_targets(
+            self,
+            "forbidden_names",
+            self.values.get("forbidden_modules") or (),
+            targets,
+            self.values.get("as_packages", True),
+        )
         return targets
 
-    def validate(self, evidence: "Evidence") -> None:
+    def validate(self, evidence: Evidence) -> None:
         require_target_modules(self, evidence, "forbidden_names", self.name_targets)
         self.require_matches(evidence, "source_modules", self.values["source_modules"])
-        self.require_matches(evidence, "forbidden_modules", self.values["forbidden_modules"], external_ok=True)
+        self.require_matches(
+            evidence, "forbidden_modules", self.values["forbidden_modules"], external_ok=True
+        )
         if self.needs_graph:
             for pattern in self.values["forbidden_modules"]:
                 if not evidence.is_internal(pattern.text) and pattern.text != pattern.top_level:
@@ -149,9 +166,11 @@ class ForbiddenContract(Contract):
 
     @property  # type: ignore[override]
     def needs_graph(self) -> bool:
-        return bool(self.values.get("forbidden_modules")) and not self.values.get("allow_indirect_imports", False)
+        return bool(self.values.get("forbidden_modules")) and not self.values.get(
+            "allow_indirect_imports", False
+        )
 
-    def graph_reach(self, evidence: "Evidence") -> "tuple[set[str], set[str]] | None":
+    def graph_reach(self, evidence: Evidence) -> tuple[set[str], set[str]] | None:
         """Chains start at the sources, so only what they reach matters; the importers an
         ignored import or an allowance names are read too, to tell whether it still matches."""
         starts = set()
@@ -160,14 +179,24 @@ class ForbiddenContract(Contract):
             if self.values["as_packages"]:
                 starts.update(evidence.descendants(source))
         also = {m for importer, _ in self.ignored for m in evidence.expand(importer)}
-        also.update(m for allowance in self.allowances if allowance.importer is not None for m in evidence.expand(allowance.importer))
+        also.update(
+            m
+            for allowance in self.allowances
+            if allowance.importer is not None
+            for m in evidence.expand(allowance.importer)
+        )
         return starts, also
 
-    def chain_pairs(self, evidence: "Evidence", graph: Any) -> "list[ChainPair] | None":
+    def chain_pairs(self, evidence: Evidence, graph: Any) -> list[ChainPair] | None:
         """One pair per group of sources checked against the same forbidden modules."""
-        return [ChainPair(tuple(sources), tuple(targets), self.values["as_packages"]) for sources, targets in self._pairings(self._sources(evidence), self._forbidden(evidence))]
+        return [
+            ChainPair(tuple(sources), tuple(targets), self.values["as_packages"])
+            for sources, targets in self._pairings(
+                self._sources(evidence), self._forbidden(evidence)
+            )
+        ]
 
-    def importer_patterns(self) -> "tuple[ModulePattern, ...] | None":
+    def importer_patterns(self) -> tuple[ModulePattern, ...] | None:
         named = super().importer_patterns()
         return None if named is None else tuple(a for a, _ in self.ignored) + named
 
@@ -177,13 +206,13 @@ class ForbiddenContract(Contract):
         excuse (a name of a module, or a module's name that is no module)."""
         return bool(self.name_targets or self.allowances)
 
-    def needs_external_packages(self, evidence: "Evidence") -> bool:
+    def needs_external_packages(self, evidence: Evidence) -> bool:
         return any(not evidence.is_internal(p.text) for p in self.values["forbidden_modules"])
 
-    def _sources(self, evidence: "Evidence") -> list[str]:
+    def _sources(self, evidence: Evidence) -> list[str]:
         return sorted({m for p in self.values["source_modules"] for m in evidence.expand(p)})
 
-    def _forbidden(self, evidence: "Evidence") -> list[str]:
+    def _forbidden(self, evidence: Evidence) -> list[str]:
         found = set()
         for pattern in self.values["forbidden_modules"]:
             matched = evidence.expand(pattern)
@@ -193,12 +222,14 @@ class ForbiddenContract(Contract):
     def _overlap(self, source: str, forbidden: str) -> bool:
         if source == forbidden:
             return True
-        return self.values["as_packages"] and (is_within(source, forbidden) or is_within(forbidden, source))
+        return self.values["as_packages"] and (
+            is_within(source, forbidden) or is_within(forbidden, source)
+        )
 
     def _is_ignored(self, importer: str, imported: str) -> bool:
         return any(a.matches(importer) and b.matches(imported) for a, b in self.ignored)
 
-    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
+    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
         violations = self._find_names(evidence, found)
         if not self.values["forbidden_modules"]:
             return violations
@@ -206,7 +237,7 @@ class ForbiddenContract(Contract):
             return violations + self._find_chains(evidence, found, graph)
         return violations + self._find_direct(evidence, found)
 
-    def _find_names(self, evidence: "Evidence", found: Findings) -> list[Violation]:
+    def _find_names(self, evidence: Evidence, found: Findings) -> list[Violation]:
         """Each statement or use of a source module that takes a forbidden name (LY005)."""
         if not self.name_targets:
             return []
@@ -215,12 +246,20 @@ class ForbiddenContract(Contract):
             importers.add(source)
             if self.values["as_packages"]:
                 importers.update(evidence.descendants(source))
-        return name_findings(evidence, sorted(importers), self.name_targets, FORBIDDEN_NAME, lambda fact: self.excused(fact, found))
+        return name_findings(
+            evidence,
+            sorted(importers),
+            self.name_targets,
+            FORBIDDEN_NAME,
+            lambda fact: self.excused(fact, found),
+        )
 
-    def warnings(self, evidence: "Evidence", decision: "Decision | None") -> list[str]:
-        return super().warnings(evidence, decision) + stale_target_notes(self, evidence, "forbidden_names", self.name_targets)
+    def warnings(self, evidence: Evidence, decision: Decision | None) -> list[str]:
+        return super().warnings(evidence, decision) + stale_target_notes(
+            self, evidence, "forbidden_names", self.name_targets
+        )
 
-    def _find_direct(self, evidence: "Evidence", found: Findings) -> list[Violation]:
+    def _find_direct(self, evidence: Evidence, found: Findings) -> list[Violation]:
         as_packages = self.values["as_packages"]
         forbidden = self._forbidden(evidence)
         matched_ignores: set[int] = set()
@@ -240,17 +279,22 @@ class ForbiddenContract(Contract):
                     if self.excused(fact, found):
                         continue
                     taken.append(fact)
-        return statement_violations(sorted(set(taken)), DIRECT_IMPORT) + self._unmatched_ignores(matched_ignores, found)
+        return statement_violations(sorted(set(taken)), DIRECT_IMPORT) + self._unmatched_ignores(
+            matched_ignores, found
+        )
 
-    def _hits(self, imported: str, forbidden: str, evidence: "Evidence") -> bool:
+    def _hits(self, imported: str, forbidden: str, evidence: Evidence) -> bool:
         if self.values["as_packages"] or not evidence.is_internal(forbidden):
             return is_within(imported, forbidden)
         return imported == forbidden
 
     def _unmatched_ignores(self, matched: set[int], found: Findings) -> list[Violation]:
-        return self.stale_ignores([(i, f"{a} -> {b}") for i, (a, b) in enumerate(self.ignored) if i not in matched], found)
+        return self.stale_ignores(
+            [(i, f"{a} -> {b}") for i, (a, b) in enumerate(self.ignored) if i not in matched],
+            found,
+        )
 
-    def _find_chains(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
+    def _find_chains(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
         as_packages = self.values["as_packages"]
         removed: list[tuple[str, str]] = []
         matched_ignores: set[int] = set()
@@ -263,10 +307,14 @@ class ForbiddenContract(Contract):
                 graph.remove_import(importer=importer, imported=imported)
         sources = self._sources(evidence)
         forbidden = [f for f in self._forbidden(evidence) if f in graph.modules]
-        relevant = _relevant_edges(graph, sources, forbidden, as_packages) if self.allowances else set()
+        relevant = (
+            _relevant_edges(graph, sources, forbidden, as_packages) if self.allowances else set()
+        )
         partially_excused: dict[tuple[str, str], list[ImportFact]] = {}
         for importer, imported in sorted(relevant):
-            candidates = [a for a in self.allowances if a.importer is None or a.importer.matches(importer)]
+            candidates = [
+                a for a in self.allowances if a.importer is None or a.importer.matches(importer)
+            ]
             if not candidates:
                 continue  # read the statements of an edge only when an allowance may excuse it
             facts = evidence.facts_between(importer, imported)
@@ -296,7 +344,13 @@ class ForbiddenContract(Contract):
         for group_sources, targets in self._pairings(sources, forbidden):
             source_members = _members_of_all(graph, group_sources, as_packages)
             target_members = _members_of_all(graph, targets, as_packages)
-            chains = chains_and_cut(imports, source_members, target_members, listed=evidence.listed_chains, importers=importers)
+            chains = chains_and_cut(
+                imports,
+                source_members,
+                target_members,
+                listed=evidence.listed_chains,
+                importers=importers,
+            )
             if not chains.cut:
                 continue
             group = chain_group(
@@ -304,7 +358,11 @@ class ForbiddenContract(Contract):
                 chains,
                 self._label(group_sources, sources, "source_modules"),
                 self._label(targets, forbidden, "forbidden_modules"),
-                lambda edge: DIRECT_IMPORT if edge[0] in source_members and edge[1] in target_members else INDIRECT_IMPORT,
+                lambda edge: (
+                    DIRECT_IMPORT
+                    if edge[0] in source_members and edge[1] in target_members
+                    else INDIRECT_IMPORT
+                ),
                 partially_excused,
             )
             found.chain_groups.append(group)
@@ -313,7 +371,9 @@ class ForbiddenContract(Contract):
         found.ignored_imports = len(set(removed))
         return violations
 
-    def _pairings(self, sources: list[str], forbidden: list[str]) -> list[tuple[list[str], list[str]]]:
+    def _pairings(
+        self, sources: list[str], forbidden: list[str]
+    ) -> list[tuple[list[str], list[str]]]:
         """Sources grouped by the forbidden modules they are checked against (a source is never
         checked against a forbidden module it contains or lies in): one cut per group."""
         groups: dict[tuple[str, ...], list[str]] = {}
@@ -338,7 +398,9 @@ def _members_of_all(graph: Any, modules: list[str], as_package: bool) -> set[str
     return {m for module in modules for m in _members(graph, module, as_package)}
 
 
-def _relevant_edges(graph: Any, sources: list[str], forbidden: list[str], as_packages: bool) -> set[tuple[str, str]]:
+def _relevant_edges(
+    graph: Any, sources: list[str], forbidden: list[str], as_packages: bool
+) -> set[tuple[str, str]]:
     """Edges that lie on some path from a source to a forbidden module: from a module the sources
     reach to one that reaches a forbidden module (grimp's upstream modules of M are those M
     imports, its downstream ones those that import M)."""

@@ -35,32 +35,54 @@ class IndependenceContract(ImportLinterContract):
     importlinter_class = "importlinter.contracts.independence.IndependenceContract"
     violation_code = INDEPENDENCE_IMPORT
 
-    def validate(self, evidence: "Evidence") -> None:
+    def validate(self, evidence: Evidence) -> None:
         """Each expression matches a module, and together at least two: one cannot import another."""
         listed = entries(self.spec.options.get("modules"))
         matched: set[str] = set()
         before = len(self.problems)
         for index, text in listed:
             matched.update(self.require_entry_matches(evidence, "modules", index, text))
-        if len(self.problems) == before and len(matched) == 1 and all(is_internal_expression(evidence, text) for _, text in listed):
+        if (
+            len(self.problems) == before
+            and len(matched) == 1
+            and all(is_internal_expression(evidence, text) for _, text in listed)
+        ):
             self.problem(
-                "modules", f"contract '{self.name}': 'modules' names one module ({min(matched)}): a contract that cannot fail",
+                "modules",
+                f"contract '{self.name}': 'modules' names one module ({min(matched)}): a contract that cannot fail",
                 hint="list at least two modules that must not import each other",
             )
-    def chain_pairs(self, evidence: "Evidence", graph: Any) -> "list[ChainPair] | None":
+
+    def chain_pairs(self, evidence: Evidence, graph: Any) -> list[ChainPair] | None:
         """Each module against each other one, the rest left out (as grimp searches)."""
         if self.delegate is None:
             return None
         from importlinter.domain.helpers import module_expressions_to_modules
 
-        modules = sorted({m.name for m in module_expressions_to_modules(graph, self.delegate.modules)})
-        return [ChainPair((m,), (o,), excluded=tuple(x for x in modules if x not in (m, o))) for m in modules for o in modules if o != m]
+        modules = sorted(
+            {m.name for m in module_expressions_to_modules(graph, self.delegate.modules)}
+        )
+        return [
+            ChainPair((m,), (o,), excluded=tuple(x for x in modules if x not in (m, o)))
+            for m in modules
+            for o in modules
+            if o != m
+        ]
 
-    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
+    def findings(
+        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+    ) -> list[Violation]:
         """Per pair import-linter found broken, the cut between the two, the other modules of
         the contract left out (as grimp searches)."""
         from importlinter.domain.helpers import module_expressions_to_modules
 
         modules = {m.name for m in module_expressions_to_modules(graph, self.delegate.modules)}
-        pairs = sorted({(d["downstream_module"], d["upstream_module"]) for d in check.metadata["invalid_chains"]})
-        return self.cut_findings(evidence, found, graph, [(a, b, modules - {a, b}) for a, b in pairs], check)
+        pairs = sorted(
+            {
+                (d["downstream_module"], d["upstream_module"])
+                for d in check.metadata["invalid_chains"]
+            }
+        )
+        return self.cut_findings(
+            evidence, found, graph, [(a, b, modules - {a, b}) for a, b in pairs], check
+        )

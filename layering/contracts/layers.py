@@ -50,13 +50,19 @@ class LayersContract(ImportLinterContract):
         modules = [m for _, layer in layers for m in layer_modules(layer)]
         exhaustive = str(options.get("exhaustive", "false")).lower() == "true"
         if not layers:
-            self.problem("layers", f"contract '{self.name}': 'layers' lists no layers: a contract that cannot fail",
-                         hint='list the layers, highest first, e.g. layers = ["myapp.api", "myapp.domain"]')
+            self.problem(
+                "layers",
+                f"contract '{self.name}': 'layers' lists no layers: a contract that cannot fail",
+                hint='list the layers, highest first, e.g. layers = ["myapp.api", "myapp.domain"]',
+            )
         elif len(modules) < 2 and not exhaustive:
-            self.problem("layers", f"contract '{self.name}': one layer of one module cannot be broken",
-                         hint="list at least two layers (or two modules in a layer)")
+            self.problem(
+                "layers",
+                f"contract '{self.name}': one layer of one module cannot be broken",
+                hint="list at least two layers (or two modules in a layer)",
+            )
 
-    def validate(self, evidence: "Evidence") -> None:
+    def validate(self, evidence: Evidence) -> None:
         """Every layer that is not optional exists: in each container, or as written."""
         containers: list[str] = []
         for index, text in entries(self.spec.options.get("containers")):
@@ -70,9 +76,15 @@ class LayersContract(ImportLinterContract):
                 if not containers:
                     self.require_entry_matches(evidence, "layers", index, module)
                 for container in containers:
-                    self.require_entry_matches(evidence, "layers", index, f"{container}.{module}", f" (layer '{module}' in container '{container}')")
+                    self.require_entry_matches(
+                        evidence,
+                        "layers",
+                        index,
+                        f"{container}.{module}",
+                        f" (layer '{module}' in container '{container}')",
+                    )
 
-    def chain_pairs(self, evidence: "Evidence", graph: Any) -> "list[ChainPair] | None":
+    def chain_pairs(self, evidence: Evidence, graph: Any) -> list[ChainPair] | None:
         """In each container, each layer module against each layer module above it (and each
         sibling in an independent layer); the chains of a pair pass through no other layer (as
         grimp searches them)."""
@@ -97,19 +109,33 @@ class LayersContract(ImportLinterContract):
 
         prefixes = [""]
         if self.delegate.containers:
-            prefixes = sorted(m.name + "." for m in module_expressions_to_modules(graph, self.delegate.containers))
+            prefixes = sorted(
+                m.name + "."
+                for m in module_expressions_to_modules(graph, self.delegate.containers)
+            )
         return [
-            [[(prefix + t.name, getattr(layer, "is_independent", True)) for t in sorted(layer.module_tails, key=lambda t: t.name) if prefix + t.name in graph.modules] for layer in self.delegate.layers]
+            [
+                [
+                    (prefix + t.name, getattr(layer, "is_independent", True))
+                    for t in sorted(layer.module_tails, key=lambda t: t.name)
+                    if prefix + t.name in graph.modules
+                ]
+                for layer in self.delegate.layers
+            ]
             for prefix in prefixes
         ]
 
-    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
+    def findings(
+        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+    ) -> list[Violation]:
         """Per pair of layers import-linter found broken (lower imports higher), the cut between
         them with the other layers of that container left out, as grimp searches; then every
         module an exhaustive contract does not list."""
         layer_sets = self._layer_sets(graph)
         pairs = []
-        for lower, higher in sorted({(d["importer"], d["imported"]) for d in check.metadata["invalid_dependencies"]}):
+        for lower, higher in sorted(
+            {(d["importer"], d["imported"]) for d in check.metadata["invalid_dependencies"]}
+        ):
             layers = next((s for s in layer_sets if lower in s and higher in s), {lower, higher})
             pairs.append((lower, higher, layers - {lower, higher}))
         violations = self.cut_findings(evidence, found, graph, pairs, check)
@@ -133,5 +159,7 @@ class LayersContract(ImportLinterContract):
         tails = [tail.name for layer in self.delegate.layers for tail in layer.module_tails]
         if not self.delegate.containers:
             return [{t for t in tails if t in graph.modules}]
-        containers = sorted(m.name for m in module_expressions_to_modules(graph, self.delegate.containers))
+        containers = sorted(
+            m.name for m in module_expressions_to_modules(graph, self.delegate.containers)
+        )
         return [{f"{c}.{t}" for t in tails if f"{c}.{t}" in graph.modules} for c in containers]

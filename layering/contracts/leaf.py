@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
 
-
 class LeafContract(Contract):
     """Each of `modules` imports nothing that lies in `within`, except what `allow` names.
 
@@ -63,7 +62,9 @@ class LeafContract(Contract):
     allowance_needs_importer = False
     options = {
         "modules": option("patterns", "the leaf modules", required=True),
-        "within": option("raw", "the packages it may not import from, or names of a module", required=True),
+        "within": option(
+            "raw", "the packages it may not import from, or names of a module", required=True
+        ),
         "allow": option("raw", "the imports it may still make", default=[]),
     }
 
@@ -73,20 +74,24 @@ class LeafContract(Contract):
         self.name_targets: tuple[NameTarget, ...] = ()
         if "within" in self.spec.options:
             try:
-                self.within, self.name_targets = split_modules_and_names(self.spec.options["within"])
+                self.within, self.name_targets = split_modules_and_names(
+                    self.spec.options["within"]
+                )
             except OptionError as error:
                 self.problem("within", f"contract '{self.name}', option 'within': {error}")
             redundant_targets(self, "within", self.within, self.name_targets, as_packages=True)
 
-    def validate(self, evidence: "Evidence") -> None:
+    def validate(self, evidence: Evidence) -> None:
         self.require_matches(evidence, "modules", self.values["modules"])
         self.require_matches(evidence, "within", self.within, external_ok=True)
         require_target_modules(self, evidence, "within", self.name_targets)
 
-    def warnings(self, evidence: "Evidence", decision: "Decision | None") -> list[str]:
-        return super().warnings(evidence, decision) + stale_target_notes(self, evidence, "within", self.name_targets)
+    def warnings(self, evidence: Evidence, decision: Decision | None) -> list[str]:
+        return super().warnings(evidence, decision) + stale_target_notes(
+            self, evidence, "within", self.name_targets
+        )
 
-    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
+    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
         leaves = sorted({m for p in self.values["modules"] for m in evidence.expand(p)})
         within = self.within
         taken = []
@@ -101,5 +106,13 @@ class LeafContract(Contract):
                 taken.append(fact)
         violations = statement_violations(taken, LEAF_IMPORT)
         if self.name_targets:
-            violations.extend(name_findings(evidence, leaves, self.name_targets, LEAF_IMPORT, lambda fact: self.excused(fact, found)))
+            violations.extend(
+                name_findings(
+                    evidence,
+                    leaves,
+                    self.name_targets,
+                    LEAF_IMPORT,
+                    lambda fact: self.excused(fact, found),
+                )
+            )
         return violations

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
 
 
-
 class LoadsContract(Contract):
     """Importing any of `modules` executes none of `forbidden`, as far as the source says.
 
@@ -60,33 +59,48 @@ class LoadsContract(Contract):
         "expect_loaded": option("modules", "modules known to load a forbidden one", default=()),
     }
 
-    def validate(self, evidence: "Evidence") -> None:
+    def validate(self, evidence: Evidence) -> None:
         self.require_matches(evidence, "modules", self.values["modules"])
         self.require_matches(evidence, "forbidden", self.values["forbidden"], external_ok=True)
         if not self.problems:
             require_expected_among(self, set(self.checked_modules(evidence)), "checked")
 
-    def checked_modules(self, evidence: "Evidence") -> list[str]:
-        return sorted({module for pattern in self.values["modules"] for module in evidence.expand(pattern)})
+    def checked_modules(self, evidence: Evidence) -> list[str]:
+        return sorted(
+            {module for pattern in self.values["modules"] for module in evidence.expand(pattern)}
+        )
 
-    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
+    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
         reader = LoadReader.of(evidence)
         expected = set(self.values["expect_loaded"])
         forbidden = self.values["forbidden"]
         found.items = tuple(
-            self._judge_module(evidence, reader.closure(module, stop_at=forbidden), module in expected, found)
+            self._judge_module(
+                evidence, reader.closure(module, stop_at=forbidden), module in expected, found
+            )
             for module in self.checked_modules(evidence)
         )
-        found.stale.extend(v for item in found.items if item.verdict is Verdict.UNEXPECTEDLY_KEPT for v in item.violations)
-        return [v for item in found.items if item.verdict is Verdict.BROKEN for v in item.violations]
+        found.stale.extend(
+            v
+            for item in found.items
+            if item.verdict is Verdict.UNEXPECTEDLY_KEPT
+            for v in item.violations
+        )
+        return [
+            v for item in found.items if item.verdict is Verdict.BROKEN for v in item.violations
+        ]
 
-    def _judge_module(self, evidence: "Evidence", closure: LoadClosure, expected: bool, found: Findings) -> ItemResult:
+    def _judge_module(
+        self, evidence: Evidence, closure: LoadClosure, expected: bool, found: Findings
+    ) -> ItemResult:
         module = closure.module
         loaded = closure.covered(self.values["forbidden"])
         if loaded:
             where = evidence.display_path(module)
             found = tuple(_loaded_violation(closure, forbidden, where) for forbidden in loaded)
-            return ItemResult(module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, found, expected)
+            return ItemResult(
+                module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, found, expected
+            )
         if expected:
             return stale_expectation(self, module, found)
         return ItemResult(module, Verdict.KEPT, (), expected)

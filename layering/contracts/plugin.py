@@ -33,7 +33,7 @@ class PluginContract(ImportLinterContract):
     """
 
     violation_code = PLUGIN_CONTRACT_BROKEN
-    plugin: "PluginType"
+    plugin: PluginType
     options_read_before_count = False  # the plugin's module may have changed since
 
     def _class(self) -> Any:
@@ -59,6 +59,10 @@ class PluginContract(ImportLinterContract):
         return klass
 
 
-def plugin_contract_class(plugin: "PluginType") -> "type[PluginContract]":
+def plugin_contract_class(plugin: PluginType) -> type[PluginContract]:
     """The contract class for one registered plugin type."""
-    return type(f"PluginContract_{plugin.name}", (PluginContract,), {"type_name": plugin.name, "plugin": plugin})
+    return type(
+        f"PluginContract_{plugin.name}",
+        (PluginContract,),
+        {"type_name": plugin.name, "plugin": plugin},
+    )

@@ -32,6 +32,11 @@ class PrivateModulesContract(ImportLinterContract):
     violation_code = PRIVATE_MODULE_IMPORT
     module_options = ("packages_with_private_modules",)
 
-    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
+    def findings(
+        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+    ) -> list[Violation]:
         """Each import of a private module from outside its parent package, statement by statement."""
-        return self.link_findings(evidence, [(link["importer"], link["imported"]) for link in check.metadata["illegal_imports"]])
+        return self.link_findings(
+            evidence,
+            [(link["importer"], link["imported"]) for link in check.metadata["illegal_imports"]],
+        )

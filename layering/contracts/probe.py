@@ -54,7 +54,9 @@ _ERROR_CODES = {
     ProbeOutcomeKind.CRASHED: (PROBE_CRASHED, "importing {module} crashed the interpreter"),
 }
 
-_INTERPRETER_HINT = "name the bin/python of the environment the project's dependencies are installed in"
+_INTERPRETER_HINT = (
+    "name the bin/python of the environment the project's dependencies are installed in"
+)
 
 
 def _importable(modules: list[str]) -> list[str]:
@@ -65,14 +67,23 @@ def _importable(modules: list[str]) -> list[str]:
 def _stub_names(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) and is_dotted_name(v) for v in value):
+    if not isinstance(value, list) or not all(
+        isinstance(v, str) and is_dotted_name(v) for v in value
+    ):
         raise OptionError(f"expected a list of dotted module names, got {value!r}")
     return tuple(value)
 
 
 def _timeout(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT:
-        raise OptionError(f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g} (one hour), got {value!r}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or not 0 < value <= MAX_TIMEOUT
+    ):
+        raise OptionError(
+            f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g} (one hour), got {value!r}"
+        )
     return float(value)
 
 
@@ -84,10 +95,14 @@ def _interpreter(value: Any) -> str:
 
 def _environment(value: Any) -> tuple[tuple[str, str], ...]:
     if not isinstance(value, dict):
-        raise OptionError(f'expected a table of variables, e.g. {{ DJANGO_SETTINGS_MODULE = "mysite.settings" }}, got {value!r}')
+        raise OptionError(
+            f'expected a table of variables, e.g. {{ DJANGO_SETTINGS_MODULE = "mysite.settings" }}, got {value!r}'
+        )
     for name, text in value.items():
         if not is_environment_name(name):
-            raise OptionError(f"{name!r} is not an environment variable name (letters, digits and _, not starting with a digit)")
+            raise OptionError(
+                f"{name!r} is not an environment variable name (letters, digits and _, not starting with a digit)"
+            )
         if name.upper().startswith("PYTHON"):
             raise OptionError(
                 f"{name} would be ignored: probes run Python in isolated mode (-I), which ignores every PYTHON* "
@@ -102,10 +117,14 @@ def _setup_entries(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list):
-        raise OptionError(f'expected a list of "module:callable" or "module" entries, got {value!r}')
+        raise OptionError(
+            f'expected a list of "module:callable" or "module" entries, got {value!r}'
+        )
     for entry in value:
         if not isinstance(entry, str) or not is_setup_entry(entry):
-            raise OptionError(f'{entry!r} is not "module:callable" or "module" (e.g. "django:setup")')
+            raise OptionError(
+                f'{entry!r} is not "module:callable" or "module" (e.g. "django:setup")'
+            )
     return tuple(value)
 
 
@@ -174,12 +193,16 @@ class ProbeContract(Contract):
         self.interpreter_override = interpreter
         self.interpreter = interpreter
 
-    def validate(self, evidence: "Evidence") -> None:
+    def validate(self, evidence: Evidence) -> None:
         self.require_matches(evidence, "modules", self.values["modules"], external_ok=True)
         self.require_matches(evidence, "forbidden", self.values["forbidden"], external_ok=True)
         for option_name in ("modules", "forbidden"):
             for pattern in self.values[option_name]:
-                if pattern.has_wildcard and not evidence.is_internal(pattern.text) and not evidence.expand(pattern):
+                if (
+                    pattern.has_wildcard
+                    and not evidence.is_internal(pattern.text)
+                    and not evidence.expand(pattern)
+                ):
                     self.problem(
                         option_name,
                         f"contract '{self.name}': '{pattern}' in '{option_name}' matches no module of the root "
@@ -188,7 +211,9 @@ class ProbeContract(Contract):
                     )
         for pattern in self.values["forbidden"]:
             for stub in self.stubs:
-                if pattern.covers(stub) or ModulePattern(stub).covers(pattern.text.replace("*", "x")):
+                if pattern.covers(stub) or ModulePattern(stub).covers(
+                    pattern.text.replace("*", "x")
+                ):
                     self.problem(
                         "stub",
                         f"contract '{self.name}': forbidden '{pattern}' overlaps stub '{stub}': "
@@ -207,7 +232,7 @@ class ProbeContract(Contract):
                         hint="list only modules that 'modules' names",
                     )
 
-    def _require_importable_names(self, evidence: "Evidence") -> None:
+    def _require_importable_names(self, evidence: Evidence) -> None:
         """A probe names the module it imports to its child by a dotted Python name, and the
         runner refuses anything else before a child starts: text that is no such name
         (`os;open('x','w')`) is refused here, at its entry. So is a `modules` wildcard that
@@ -230,7 +255,11 @@ class ProbeContract(Contract):
                 else:
                     continue
                 line = self._pattern_line(option_name, pattern)
-                self.problems.append(Problem(self.settings.path, line, f"contract '{self.name}': {message}", hint=hint))
+                self.problems.append(
+                    Problem(
+                        self.settings.path, line, f"contract '{self.name}': {message}", hint=hint
+                    )
+                )
 
     def _configured_interpreter(self) -> str:
         """The checked absolute path that `python` names, or "" (the one running layering)."""
@@ -242,20 +271,26 @@ class ProbeContract(Contract):
         try:
             return find_interpreter(text, self.settings.base_dir)
         except InterpreterUnusable as unusable:
-            self.problem("python", f"contract '{self.name}', option 'python': '{text}' {unusable}", hint=_INTERPRETER_HINT)
+            self.problem(
+                "python",
+                f"contract '{self.name}', option 'python': '{text}' {unusable}",
+                hint=_INTERPRETER_HINT,
+            )
             return ""
 
-    def warnings(self, evidence: "Evidence", decision: "Decision | None") -> list[str]:
+    def warnings(self, evidence: Evidence, decision: Decision | None) -> list[str]:
         """None: whether an external module exists is decided by the probes themselves."""
         return []
 
-    def probed_modules(self, evidence: "Evidence") -> list[str]:
+    def probed_modules(self, evidence: Evidence) -> list[str]:
         found: set[str] = set()
         for pattern in self.values["modules"]:
-            found.update(evidence.expand(pattern) or ([pattern.text] if not pattern.has_wildcard else []))
+            found.update(
+                evidence.expand(pattern) or ([pattern.text] if not pattern.has_wildcard else [])
+            )
         return sorted(found)
 
-    def control_modules(self, evidence: "Evidence") -> list[str]:
+    def control_modules(self, evidence: Evidence) -> list[str]:
         """For each forbidden pattern, one module the positive control imports."""
         controls = []
         for pattern in self.values["forbidden"]:
@@ -263,11 +298,13 @@ class ProbeContract(Contract):
             controls.append(matched[0] if matched else pattern.text)
         return controls
 
-    def requests(self, evidence: "Evidence") -> list[ProbeRequest]:
+    def requests(self, evidence: Evidence) -> list[ProbeRequest]:
         """One request per probed module, then one per positive control."""
         return [*self._module_requests(evidence), *self._control_requests(evidence)]
 
-    def _request(self, evidence: "Evidence", module: str, fallbacks: tuple[str, ...] = ()) -> ProbeRequest:
+    def _request(
+        self, evidence: Evidence, module: str, fallbacks: tuple[str, ...] = ()
+    ) -> ProbeRequest:
         return ProbeRequest(
             module,
             tuple(p.text for p in self.values["forbidden"]),
@@ -280,15 +317,17 @@ class ProbeContract(Contract):
             fallbacks,
         )
 
-    def _module_requests(self, evidence: "Evidence") -> list[ProbeRequest]:
+    def _module_requests(self, evidence: Evidence) -> list[ProbeRequest]:
         return [self._request(evidence, module) for module in self.probed_modules(evidence)]
 
-    def _control_requests(self, evidence: "Evidence") -> list[ProbeRequest]:
+    def _control_requests(self, evidence: Evidence) -> list[ProbeRequest]:
         """A wildcard's control may import any module it matches: the first that setup did not load."""
         requests = []
         for pattern, module in zip(self.values["forbidden"], self.control_modules(evidence)):
             matched = _importable(evidence.expand(pattern)) if pattern.has_wildcard else []
-            requests.append(self._request(evidence, module, tuple(m for m in matched if m != module)))
+            requests.append(
+                self._request(evidence, module, tuple(m for m in matched if m != module))
+            )
         return requests
 
     def setting(self) -> ProbeSetting:
@@ -296,10 +335,12 @@ class ProbeContract(Contract):
         python = self.settings.display_path(self.interpreter) if self.interpreter else ""
         return ProbeSetting(python, self.values["env"], self.values["setup"])
 
-    def find(self, evidence: "Evidence", found: Findings, graph: Any) -> list[Violation]:
+    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
         raise NotImplementedError("probe contracts are judged from probe outcomes")
 
-    def judge(self, evidence: "Evidence", outcomes: Mapping[ProbeRequest, ProbeOutcome]) -> ContractResult:
+    def judge(
+        self, evidence: Evidence, outcomes: Mapping[ProbeRequest, ProbeOutcome]
+    ) -> ContractResult:
         """The verdict from the outcome of each of this contract's `requests`."""
         found = Findings()
         expected = set(self.values["expect_loaded"])
@@ -309,7 +350,11 @@ class ProbeContract(Contract):
         items = []
         for request in self._module_requests(evidence):
             outcome = outcomes[request]
-            items.append(self._judge_module(evidence, outcome, request.module in expected, config_path, found))
+            items.append(
+                self._judge_module(
+                    evidence, outcome, request.module in expected, config_path, found
+                )
+            )
         for request in self._control_requests(evidence):
             module, outcome = request.module, outcomes[request]
             preloaded = [v for pattern, v in cannot_fail if pattern.covers(module)]
@@ -318,11 +363,19 @@ class ProbeContract(Contract):
             elif outcome.kind is ProbeOutcomeKind.LOADED:
                 items.append(ItemResult(f"control:{module}", Verdict.KEPT))
             else:
-                items.append(ItemResult(f"control:{module}", Verdict.ERROR, (self._control_failure(evidence, outcome, config_path),)))
+                items.append(
+                    ItemResult(
+                        f"control:{module}",
+                        Verdict.ERROR,
+                        (self._control_failure(evidence, outcome, config_path),),
+                    )
+                )
         broken = [v for i in items if i.verdict is Verdict.BROKEN for v in i.violations]
         stale = [v for i in items if i.verdict is Verdict.UNEXPECTEDLY_KEPT for v in i.violations]
         if any(item.verdict is Verdict.ERROR for item in items) or cannot_fail:
-            errors = {v for i in items if i.verdict is Verdict.ERROR for v in i.violations} | {v for _, v in cannot_fail}
+            errors = {v for i in items if i.verdict is Verdict.ERROR for v in i.violations} | {
+                v for _, v in cannot_fail
+            }
             result = self.error(tuple(sorted(errors) + sorted(broken + stale)))
         else:
             result = self.verdict(broken, stale, found.decision([]), found.stale_entries)
@@ -333,7 +386,7 @@ class ProbeContract(Contract):
     def _interpreter_shown(self) -> str:
         return self.settings.display_path(self.interpreter or sys.executable)
 
-    def _missing(self, evidence: "Evidence", module: str, missing: str) -> str:
+    def _missing(self, evidence: Evidence, module: str, missing: str) -> str:
         """Why importing `module` found no `missing`, and what to do about it."""
         where = f"the interpreter probes run in ({self._interpreter_shown()})"
         elsewhere = "point python = (or --python) at the project's environment"
@@ -343,7 +396,7 @@ class ProbeContract(Contract):
             return f"'{missing}' is not installed in {where}: check the spelling, install it there, or {elsewhere}"
         return f"'{missing}' is not installed in {where}: install it there, {elsewhere}, or add it to stub"
 
-    def _failure(self, evidence: "Evidence", module: str, outcome: ProbeOutcome) -> str:
+    def _failure(self, evidence: Evidence, module: str, outcome: ProbeOutcome) -> str:
         """One line on why importing `module` (or running the setup) did not complete."""
         if outcome.missing:
             return self._missing(evidence, module, outcome.missing)
@@ -359,32 +412,44 @@ class ProbeContract(Contract):
         traceback = outcome.detail.strip()
         return f"{message}\n{traceback}" if traceback.startswith("Traceback") else message
 
-    def _setup_failure(self, evidence: "Evidence", outcome: ProbeOutcome, config_path: str) -> Violation:
+    def _setup_failure(
+        self, evidence: Evidence, outcome: ProbeOutcome, config_path: str
+    ) -> Violation:
         entry = outcome.failed_setup
         reason = self._failure(evidence, entry.partition(":")[0], outcome)
         return Violation(
             path=config_path,
             line=self.spec.line_of("setup"),
             code=PROBE_SETUP_FAILED,
-            message=self._with_traceback(f"setup '{entry}' failed, so no module could be probed: {reason}", outcome),
+            message=self._with_traceback(
+                f"setup '{entry}' failed, so no module could be probed: {reason}", outcome
+            ),
         )
 
-    def _control_failure(self, evidence: "Evidence", outcome: ProbeOutcome, config_path: str) -> Violation:
+    def _control_failure(
+        self, evidence: Evidence, outcome: ProbeOutcome, config_path: str
+    ) -> Violation:
         module = outcome.imported or outcome.module
         if outcome.kind is ProbeOutcomeKind.SETUP_FAILED:
             return self._setup_failure(evidence, outcome, config_path)
         if outcome.kind is ProbeOutcomeKind.CLEAN:
             reason = f"importing {module} leaves no {module} in sys.modules"
         else:
-            reason = f"importing {module} did not complete: {self._failure(evidence, module, outcome)}"
+            reason = (
+                f"importing {module} did not complete: {self._failure(evidence, module, outcome)}"
+            )
         return Violation(
             path=config_path,
             line=self.spec.line_of("forbidden"),
             code=PROBE_CANNOT_FAIL,
-            message=self._with_traceback(f"positive control: this contract cannot fail, since {reason}", outcome),
+            message=self._with_traceback(
+                f"positive control: this contract cannot fail, since {reason}", outcome
+            ),
         )
 
-    def _preloaded_violations(self, evidence: "Evidence", outcomes: Any, config_path: str) -> list[tuple[ModulePattern, Violation]]:
+    def _preloaded_violations(
+        self, evidence: Evidence, outcomes: Any, config_path: str
+    ) -> list[tuple[ModulePattern, Violation]]:
         """A located error for each forbidden pattern that only names modules loaded before the import.
 
         Such a module is in `sys.modules` before the probed import starts (the interpreter
@@ -400,16 +465,22 @@ class ProbeContract(Contract):
             covered = sorted(name for name in preloaded if pattern.covers(name))
             if not covered:
                 continue
-            if pattern.has_wildcard and not all(name in preloaded for name in evidence.expand(pattern)):
+            if pattern.has_wildcard and not all(
+                name in preloaded for name in evidence.expand(pattern)
+            ):
                 continue  # other modules it names can still be loaded by a probe
             item = preloaded[covered[0]]
-            what = f"'{pattern}'" if item.module == pattern.text else f"'{pattern}' ({item.module})"
+            what = (
+                f"'{pattern}'" if item.module == pattern.text else f"'{pattern}' ({item.module})"
+            )
             message = (
                 f"forbidden {what} is already loaded {self._when(item)}, before any probed import, "
                 "so this contract cannot fail for it: remove it from forbidden"
                 + (", or use a setup that does not load it" if item.setup else "")
             )
-            found.append((pattern, self._loaded_before_violation(config_path, "forbidden", message, item)))
+            found.append(
+                (pattern, self._loaded_before_violation(config_path, "forbidden", message, item))
+            )
         return found
 
     def _when(self, item: LoadedBefore) -> str:
@@ -417,13 +488,29 @@ class ProbeContract(Contract):
             return f"by setup '{item.setup}'"
         return f"when the interpreter starts ({self._interpreter_shown()})"
 
-    def _loaded_before_violation(self, config_path: str, option_name: str, message: str, item: LoadedBefore) -> Violation:
+    def _loaded_before_violation(
+        self, config_path: str, option_name: str, message: str, item: LoadedBefore
+    ) -> Violation:
         chain = tuple(self._hop(hop) for hop in item.chain)
-        return Violation(path=config_path, line=self.spec.line_of(option_name), code=PROBE_CANNOT_FAIL, message=message, imported=item.module, chain=chain)
+        return Violation(
+            path=config_path,
+            line=self.spec.line_of(option_name),
+            code=PROBE_CANNOT_FAIL,
+            message=message,
+            imported=item.module,
+            chain=chain,
+        )
 
     # ----------------------------------------------------------------- probed modules
 
-    def _judge_module(self, evidence: "Evidence", outcome: ProbeOutcome, expected: bool, config_path: str, found: Findings) -> ItemResult:
+    def _judge_module(
+        self,
+        evidence: Evidence,
+        outcome: ProbeOutcome,
+        expected: bool,
+        config_path: str,
+        found: Findings,
+    ) -> ItemResult:
         module = outcome.module
         if outcome.module_before is not None and outcome.kind is not ProbeOutcomeKind.SETUP_FAILED:
             message = (
@@ -431,22 +518,55 @@ class ProbeContract(Contract):
                 "so probing it cannot fail: remove it from modules"
                 + (", or use a setup that does not load it" if outcome.module_before.setup else "")
             )
-            return ItemResult(module, Verdict.ERROR, (self._loaded_before_violation(config_path, "modules", message, outcome.module_before),), expected)
+            return ItemResult(
+                module,
+                Verdict.ERROR,
+                (
+                    self._loaded_before_violation(
+                        config_path, "modules", message, outcome.module_before
+                    ),
+                ),
+                expected,
+            )
         if outcome.kind is ProbeOutcomeKind.SETUP_FAILED:
-            return ItemResult(module, Verdict.ERROR, (self._setup_failure(evidence, outcome, config_path),), expected)
+            return ItemResult(
+                module,
+                Verdict.ERROR,
+                (self._setup_failure(evidence, outcome, config_path),),
+                expected,
+            )
         if outcome.kind in _ERROR_CODES:
             code, text = _ERROR_CODES[outcome.kind]
             detail = outcome.detail.strip()
             message = text.format(module=module)
             if outcome.missing:
-                message = self._with_traceback(f"{message}: {self._missing(evidence, module, outcome.missing)}", outcome)
+                message = self._with_traceback(
+                    f"{message}: {self._missing(evidence, module, outcome.missing)}", outcome
+                )
             elif detail:
                 message += f":\n{detail}"
             path = evidence.display_path(module)
-            return ItemResult(module, Verdict.ERROR, (Violation(path=path, line=1 if path else 0, code=code, message=message, importer=module),), expected)
+            return ItemResult(
+                module,
+                Verdict.ERROR,
+                (
+                    Violation(
+                        path=path,
+                        line=1 if path else 0,
+                        code=code,
+                        message=message,
+                        importer=module,
+                    ),
+                ),
+                expected,
+            )
         if outcome.kind is ProbeOutcomeKind.LOADED:
-            loads = tuple(self._loaded_violation(evidence, module, loaded) for loaded in outcome.loaded)
-            return ItemResult(module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, loads, expected)
+            loads = tuple(
+                self._loaded_violation(evidence, module, loaded) for loaded in outcome.loaded
+            )
+            return ItemResult(
+                module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, loads, expected
+            )
         if expected:
             position = self.values["expect_loaded"].index(module)
             found.stale_entries.append(StaleEntry("expect_loaded", position, module))
@@ -469,7 +589,7 @@ class ProbeContract(Contract):
             qualifiers=("parent package",) if hop.via_parent else (),
         )
 
-    def _loaded_violation(self, evidence: "Evidence", module: str, loaded: Any) -> Violation:
+    def _loaded_violation(self, evidence: Evidence, module: str, loaded: Any) -> Violation:
         hops = tuple(self._hop(hop) for hop in loaded.chain)
         first = next((h for h in hops if h.path), None)
         how = ""

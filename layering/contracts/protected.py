@@ -38,17 +38,23 @@ class ProtectedContract(ImportLinterContract):
 
     def check_can_fail(self, options: dict[str, Any]) -> None:
         if not entries(options.get("protected_modules")):
-            self.problem("protected_modules", f"contract '{self.name}': 'protected_modules' lists nothing to protect: a contract that cannot fail")
+            self.problem(
+                "protected_modules",
+                f"contract '{self.name}': 'protected_modules' lists nothing to protect: a contract that cannot fail",
+            )
 
-    def _external_names(self, evidence: "Evidence") -> list[str]:
-        return [text.strip() for _, text in entries(self.spec.options.get("protected_modules"))
-                if "*" not in text and not is_internal_expression(evidence, text)]
+    def _external_names(self, evidence: Evidence) -> list[str]:
+        return [
+            text.strip()
+            for _, text in entries(self.spec.options.get("protected_modules"))
+            if "*" not in text and not is_internal_expression(evidence, text)
+        ]
 
-    def needs_external_packages(self, evidence: "Evidence") -> bool:
+    def needs_external_packages(self, evidence: Evidence) -> bool:
         """A protected external package is a node of the graph only when externals are in it."""
         return bool(self._external_names(evidence))
 
-    def before_check(self, graph: Any, evidence: "Evidence") -> None:
+    def before_check(self, graph: Any, evidence: Evidence) -> None:
         """An external package that nothing imports is not in the graph: add it, with no
         importers (it is protected from everyone), rather than let grimp fail."""
         super().before_check(graph, evidence)
@@ -56,7 +62,13 @@ class ProtectedContract(ImportLinterContract):
             if name not in graph.modules:
                 graph.add_module(name, is_squashed=True)
 
-    def findings(self, evidence: "Evidence", found: Findings, graph: Any, check: Any) -> list[Violation]:
+    def findings(
+        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+    ) -> list[Violation]:
         """Each import of a protected module by a module not allowed to, statement by statement."""
-        links = [(link["importer"], link["imported"]) for found in check.metadata["illegal_imports"] for link in found.illegal_links]
+        links = [
+            (link["importer"], link["imported"])
+            for found in check.metadata["illegal_imports"]
+            for link in found.illegal_links
+        ]
         return self.link_findings(evidence, links)

@@ -51,12 +51,14 @@ def record_use(used: set, allowance: Allowance, fact: ImportFact) -> None:
         used.add((allowance, fact.name))
 
 
-def unused(allowances: "tuple[Allowance, ...] | list[Allowance]", used: set) -> list[Allowance]:
+def unused(allowances: tuple[Allowance, ...] | list[Allowance], used: set) -> list[Allowance]:
     """The allowances that excused nothing: each must be removed, since allowances only shrink."""
     return sorted((a for a in allowances if a not in used), key=lambda a: (a.line, a.describe()))
 
 
-def unused_names(allowances: "tuple[Allowance, ...] | list[Allowance]", used: set) -> list[tuple[Allowance, str]]:
+def unused_names(
+    allowances: tuple[Allowance, ...] | list[Allowance], used: set
+) -> list[tuple[Allowance, str]]:
     """The names of used name-level allowances that no import takes: they shrink name by name."""
     return [
         (a, name)

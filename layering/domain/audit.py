@@ -35,7 +35,11 @@ class Difference:
 
     @property
     def kind(self) -> str:
-        return "loaded at run time, not predicted" if self.runtime_only else "predicted, not loaded at run time"
+        return (
+            "loaded at run time, not predicted"
+            if self.runtime_only
+            else "predicted, not loaded at run time"
+        )
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,9 @@ class ContractAudit:
     modules: tuple[ModuleAudit, ...]
 
     def count(self, runtime_only: bool) -> int:
-        return sum(1 for m in self.modules for d in m.differences if d.runtime_only is runtime_only)
+        return sum(
+            1 for m in self.modules for d in m.differences if d.runtime_only is runtime_only
+        )
 
     @property
     def errors(self) -> int:
@@ -112,10 +118,18 @@ def compare(
     differences = []
     for loaded in sorted(set(runtime) - set(static)):
         chain = runtime[loaded]
-        where = next((hop for hop in chain if hop.imported not in executed), chain[-1] if chain else None)
-        differences.append(Difference(module, loaded, True, where, chain, statement(where) if where else ""))
+        where = next(
+            (hop for hop in chain if hop.imported not in executed), chain[-1] if chain else None
+        )
+        differences.append(
+            Difference(module, loaded, True, where, chain, statement(where) if where else "")
+        )
     for loaded in sorted(set(static) - set(runtime)):
         chain = static[loaded]
-        where = next((hop for hop in chain if CONDITIONAL in hop.qualifiers), chain[0] if chain else None)
-        differences.append(Difference(module, loaded, False, where, chain, statement(where) if where else ""))
+        where = next(
+            (hop for hop in chain if CONDITIONAL in hop.qualifiers), chain[0] if chain else None
+        )
+        differences.append(
+            Difference(module, loaded, False, where, chain, statement(where) if where else "")
+        )
     return ModuleAudit(module, tuple(sorted(runtime)), tuple(sorted(static)), tuple(differences))

@@ -9,7 +9,6 @@ forbidden one by `expect_loaded`. Each kind of entry only shrinks afterwards, li
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from layering.domain.results import ContractResult, Verdict
 
@@ -17,7 +16,7 @@ ALLOW = "allow"
 IGNORE_IMPORTS = "ignore_imports"
 EXPECT_LOADED = "expect_loaded"
 
-EntryValue = Union[str, dict]
+EntryValue = str | dict
 
 
 @dataclass(frozen=True)
@@ -30,7 +29,9 @@ class BaselineEntries:
     values: tuple[EntryValue, ...]
 
 
-def entries_excusing(result: ContractResult, option: str, name_level: bool = True) -> tuple[EntryValue, ...]:
+def entries_excusing(
+    result: ContractResult, option: str, name_level: bool = True
+) -> tuple[EntryValue, ...]:
     """The entries of `option` that excuse every finding of `result` (none unless it is broken).
 
     `name_level` is false where the configuration cannot say names (import-linter's own
@@ -40,7 +41,9 @@ def entries_excusing(result: ContractResult, option: str, name_level: bool = Tru
         return ()
     if option == EXPECT_LOADED:
         return tuple(sorted(item.key for item in result.items if item.verdict is Verdict.BROKEN))
-    whole: set[tuple[str, str]] = {(cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut}
+    whole: set[tuple[str, str]] = {
+        (cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut
+    }
     in_cut = {v for group in result.chain_groups for cut in group.cut for v in cut.statements}
     names: dict[tuple[str, str], set[str]] = {}
     for violation in result.violations:
@@ -51,7 +54,9 @@ def entries_excusing(result: ContractResult, option: str, name_level: bool = Tru
             names.setdefault(pair, set()).update(violation.names)
         else:
             whole.add(pair)
-    values: list[tuple[tuple[str, str], EntryValue]] = [(pair, f"{pair[0]} -> {pair[1]}") for pair in whole]
+    values: list[tuple[tuple[str, str], EntryValue]] = [
+        (pair, f"{pair[0]} -> {pair[1]}") for pair in whole
+    ]
     values += [
         (pair, {"importer": pair[0], "module": pair[1], "names": sorted(taken)})
         for pair, taken in names.items()

@@ -69,7 +69,9 @@ def chains_and_cut(
     example = {edge: _shortest_chain_through(useful, sources, targets, edge) for edge in cut}
     chains = routes.shortest(listed)
     shown = len(set(chains) | {chain for chain in example.values() if routes.is_canonical(chain)})
-    return ChainsAndCut(len(routes.starts), tuple(cut), example, routes.crossing(cut), tuple(chains), shown)
+    return ChainsAndCut(
+        len(routes.starts), tuple(cut), example, routes.crossing(cut), tuple(chains), shown
+    )
 
 
 class _Routes:
@@ -77,7 +79,13 @@ class _Routes:
     module that leads to a target and goes on by the alphabetically first module one step
     nearer a target, so a chain is its start plus a walk the starts share."""
 
-    def __init__(self, imports: Imports, sources: AbstractSet[str], excluded: AbstractSet[str], distance: dict[str, int]) -> None:
+    def __init__(
+        self,
+        imports: Imports,
+        sources: AbstractSet[str],
+        excluded: AbstractSet[str],
+        distance: dict[str, int],
+    ) -> None:
         self.imports = imports
         self.sources = sources
         self.excluded = excluded
@@ -93,7 +101,11 @@ class _Routes:
     def step(self, module: str) -> str:
         if module not in self.following:
             self.following[module] = min(
-                m for m in self.imports.get(module, ()) if self.distance.get(m) == self.distance[module] - 1 and m not in self.sources and m not in self.excluded
+                m
+                for m in self.imports.get(module, ())
+                if self.distance.get(m) == self.distance[module] - 1
+                and m not in self.sources
+                and m not in self.excluded
             )
         return self.following[module]
 
@@ -112,7 +124,12 @@ class _Routes:
         return [self.chain(start) for start in ordered[:number]]
 
     def is_canonical(self, chain: Chain) -> bool:
-        return len(chain) >= 2 and chain[0] in self.sources and chain[1] in self.distance and self.chain(chain[:2]) == chain
+        return (
+            len(chain) >= 2
+            and chain[0] in self.sources
+            and chain[1] in self.distance
+            and self.chain(chain[:2]) == chain
+        )
 
     def crossing(self, cut: tuple[Edge, ...]) -> dict[Edge, int]:
         """How many chains cross each import of `cut`. An import of a source is the start of
@@ -137,7 +154,11 @@ class _Routes:
         for importer, imported in cut:
             if importer in self.sources:
                 crossing[importer, imported] = int((importer, imported) in starts)
-            elif importer in passing and self.distance[importer] > 0 and self.step(importer) == imported:
+            elif (
+                importer in passing
+                and self.distance[importer] > 0
+                and self.step(importer) == imported
+            ):
                 crossing[importer, imported] = passing[importer]
             else:
                 crossing[importer, imported] = 0
@@ -153,7 +174,12 @@ def importers_of(imports: Imports) -> Importers:
     return importers
 
 
-def _distances_to(importers: Importers, sources: AbstractSet[str], targets: AbstractSet[str], excluded: AbstractSet[str]) -> dict[str, int]:
+def _distances_to(
+    importers: Importers,
+    sources: AbstractSet[str],
+    targets: AbstractSet[str],
+    excluded: AbstractSet[str],
+) -> dict[str, int]:
     """How many imports each module is from the nearest target, through neither sources nor
     excluded modules (sources are ends, never middles): a level at a time, by set operations."""
     distance = dict.fromkeys(sorted(targets), 0)
@@ -174,7 +200,12 @@ def _distances_to(importers: Importers, sources: AbstractSet[str], targets: Abst
     return distance
 
 
-def _cut_nearest_targets(useful: dict[str, list[str]], importers: Importers, sources: AbstractSet[str], targets: AbstractSet[str]) -> list[Edge]:
+def _cut_nearest_targets(
+    useful: dict[str, list[str]],
+    importers: Importers,
+    sources: AbstractSet[str],
+    targets: AbstractSet[str],
+) -> list[Edge]:
     """The fewest imports whose removal leaves no chain from `sources` to `targets`, sorted.
 
     Max-flow with unit capacity per importing module pair over the imports that lie on some
@@ -219,7 +250,9 @@ def _useful_edges(
     return useful
 
 
-def _maximum_flow(useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str]) -> set[Edge]:
+def _maximum_flow(
+    useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str]
+) -> set[Edge]:
     """A maximum flow, unit capacity per import, from the sources to the targets: the imports
     that carry flow. Any maximum flow leaves the same cut nearest the targets, so it is sent
     from whichever side has fewer modules to start from, backwards along the imports when the
@@ -227,7 +260,9 @@ def _maximum_flow(useful: dict[str, list[str]], sources: AbstractSet[str], targe
     side, and `transformers.models` has 2,571 modules with an import on a chain to
     `transformers.pipelines`, whose side has one."""
     starts = [module for module in sorted(sources) if module in useful]
-    ends = sorted({module for imported in useful.values() for module in imported if module in targets})
+    ends = sorted(
+        {module for imported in useful.values() for module in imported if module in targets}
+    )
     if len(ends) >= len(starts):
         return _dinic(useful, starts, targets)
     backward: dict[str, list[str]] = {}
@@ -237,7 +272,9 @@ def _maximum_flow(useful: dict[str, list[str]], sources: AbstractSet[str], targe
     return {(importer, imported) for imported, importer in _dinic(backward, ends, sources)}
 
 
-def _dinic(useful: dict[str, list[str]], starts: list[str], targets: AbstractSet[str]) -> set[Edge]:
+def _dinic(
+    useful: dict[str, list[str]], starts: list[str], targets: AbstractSet[str]
+) -> set[Edge]:
     """A maximum flow, unit capacity per edge of `useful`, from `starts` to `targets` (Dinic's
     method: a breadth-first pass layers the residual graph, then depth-first passes send flow
     along it until it is blocked): the edges that carry flow. The edges are imports or, for a
@@ -300,8 +337,19 @@ class _LevelGraph:
     it (a phase reaches few of the modules the layering pass saw); `position` is how many of
     them are used up or lead nowhere."""
 
-    def __init__(self, useful: dict[str, list[str]], level: dict[str, int], saturated: set[Edge], flowing_into: dict[str, set[str]]) -> None:
-        self.useful, self.level, self.saturated, self.flowing_into = useful, level, saturated, flowing_into
+    def __init__(
+        self,
+        useful: dict[str, list[str]],
+        level: dict[str, int],
+        saturated: set[Edge],
+        flowing_into: dict[str, set[str]],
+    ) -> None:
+        self.useful, self.level, self.saturated, self.flowing_into = (
+            useful,
+            level,
+            saturated,
+            flowing_into,
+        )
         self.edges: dict[str, list[tuple[str, bool]]] = {}
         self.position: dict[str, int] = {}
 
@@ -309,8 +357,16 @@ class _LevelGraph:
         if module not in self.edges:
             following = self.level[module] + 1
             level = self.level
-            edges = [(m, False) for m in self.useful.get(module, ()) if level.get(m) == following and (module, m) not in self.saturated]
-            edges += [(m, True) for m in sorted(self.flowing_into.get(module, ())) if level.get(m) == following]
+            edges = [
+                (m, False)
+                for m in self.useful.get(module, ())
+                if level.get(m) == following and (module, m) not in self.saturated
+            ]
+            edges += [
+                (m, True)
+                for m in sorted(self.flowing_into.get(module, ()))
+                if level.get(m) == following
+            ]
             self.edges[module] = edges
             self.position[module] = 0
         return self.edges[module]
@@ -369,7 +425,11 @@ def _reaching_targets(
         module = queue.popleft()
         if module not in sources:
             for importer in importers.get(module, ()):
-                if importer not in reaching and importer in useful and (importer, module) not in saturated:
+                if (
+                    importer not in reaching
+                    and importer in useful
+                    and (importer, module) not in saturated
+                ):
                     reaching.add(importer)
                     queue.append(importer)
         # A residual back edge runs against each import that carries flow: from its imported
@@ -381,7 +441,9 @@ def _reaching_targets(
     return reaching
 
 
-def _shortest_chain_through(useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str], edge: Edge) -> Chain:
+def _shortest_chain_through(
+    useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str], edge: Edge
+) -> Chain:
     """The shortest chain that crosses `edge`: the shortest way to its importer from a source,
     then the shortest way from its imported module to a target, with no module twice where
     the two can be chosen apart (in rare graphs they cannot: the chain then revisits a module,
@@ -396,7 +458,9 @@ def _shortest_chain_through(useful: dict[str, list[str]], sources: AbstractSet[s
     return tuple(head or (importer,)) + tuple(tail or (imported,))
 
 
-def _shortest_way_from_sources(useful: dict[str, list[str]], sources: AbstractSet[str], module: str, avoid: AbstractSet[str]) -> list[str] | None:
+def _shortest_way_from_sources(
+    useful: dict[str, list[str]], sources: AbstractSet[str], module: str, avoid: AbstractSet[str]
+) -> list[str] | None:
     if module in sources:
         return [module]
     parent: dict[str, str | None] = {s: None for s in sorted(sources)}
@@ -416,7 +480,9 @@ def _shortest_way_from_sources(useful: dict[str, list[str]], sources: AbstractSe
     return None
 
 
-def _shortest_way_to_targets(useful: dict[str, list[str]], targets: AbstractSet[str], module: str, avoid: AbstractSet[str]) -> list[str] | None:
+def _shortest_way_to_targets(
+    useful: dict[str, list[str]], targets: AbstractSet[str], module: str, avoid: AbstractSet[str]
+) -> list[str] | None:
     if module in avoid:
         return None
     if module in targets:
@@ -436,4 +502,3 @@ def _shortest_way_to_targets(useful: dict[str, list[str]], targets: AbstractSet[
                 return way[::-1]
             queue.append(following)
     return None
-

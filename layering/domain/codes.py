@@ -36,32 +36,89 @@ INVALID_CONTRACT = "LY041"
 RULES: dict[str, tuple[str, str]] = {
     NOT_KEPT: ("contract-not-kept", "A contract was not kept"),
     DIRECT_IMPORT: ("forbidden-direct-import", "A module imports a forbidden module directly"),
-    INDIRECT_IMPORT: ("forbidden-import-chain", "A module imports a forbidden module through a chain of imports"),
+    INDIRECT_IMPORT: (
+        "forbidden-import-chain",
+        "A module imports a forbidden module through a chain of imports",
+    ),
     LEAF_IMPORT: ("leaf-import", "A leaf module imports a module it must not"),
-    CONTAINED_IMPORT: ("contained-import", "A contained package imports a module of its enclosing package outside itself"),
-    FORBIDDEN_NAME: ("forbidden-name", "A module takes a forbidden name from a module: by import, attribute, getattr or patch"),
+    CONTAINED_IMPORT: (
+        "contained-import",
+        "A contained package imports a module of its enclosing package outside itself",
+    ),
+    FORBIDDEN_NAME: (
+        "forbidden-name",
+        "A module takes a forbidden name from a module: by import, attribute, getattr or patch",
+    ),
     LAYERS_IMPORT: ("layers-import", "A lower layer imports a higher layer"),
     INDEPENDENCE_IMPORT: ("independence-import", "Independent modules import each other"),
     SIBLING_CYCLE: ("sibling-import-cycle", "Sibling modules import each other in a cycle"),
-    PROTECTED_IMPORT: ("protected-import", "A protected module is imported from outside its allowed importers"),
-    UNDECLARED_LAYER: ("undeclared-layer", "An exhaustive layers contract does not list a child of its container"),
-    PRIVATE_MODULE_IMPORT: ("private-module-import", "A private module is imported from outside its parent package"),
-    PLUGIN_CONTRACT_BROKEN: ("plugin-contract-broken", "A contract of a type of the user's own (import-linter contract_types) is broken"),
-    PROBE_LOADED: ("probe-loaded-forbidden", "Importing a module at runtime loads a forbidden module"),
+    PROTECTED_IMPORT: (
+        "protected-import",
+        "A protected module is imported from outside its allowed importers",
+    ),
+    UNDECLARED_LAYER: (
+        "undeclared-layer",
+        "An exhaustive layers contract does not list a child of its container",
+    ),
+    PRIVATE_MODULE_IMPORT: (
+        "private-module-import",
+        "A private module is imported from outside its parent package",
+    ),
+    PLUGIN_CONTRACT_BROKEN: (
+        "plugin-contract-broken",
+        "A contract of a type of the user's own (import-linter contract_types) is broken",
+    ),
+    PROBE_LOADED: (
+        "probe-loaded-forbidden",
+        "Importing a module at runtime loads a forbidden module",
+    ),
     PROBE_IMPORT_FAILED: ("probe-import-failed", "Importing a probed module failed"),
     PROBE_TIMED_OUT: ("probe-timed-out", "Importing a probed module timed out"),
     PROBE_CRASHED: ("probe-crashed", "Importing a probed module crashed the interpreter"),
-    PROBE_CANNOT_FAIL: ("probe-positive-control-failed", "A probe contract cannot fail: its positive control failed, or a forbidden module is loaded before the probed import"),
-    PROBE_SETUP_FAILED: ("probe-setup-failed", "The setup of a probe contract failed, so no module could be probed"),
-    LOADS_FORBIDDEN: ("loads-forbidden", "Importing a module executes a forbidden module, as its source says"),
-    STALE_ALLOWANCE: ("stale-allowance", "An allowance matches no import (allowances only shrink)"),
-    UNEXPECTEDLY_KEPT: ("expected-broken-contract-kept", 'A contract that says expect = "broken" is kept'),
-    STALE_EXPECTATION: ("stale-expect-loaded", "A module in expect_loaded no longer loads a forbidden module"),
-    UNREADABLE_SOURCE: ("unreadable-source", "A source file cannot be read, so the contract cannot be decided"),
-    INVALID_CONTRACT: ("contract-does-not-fit", "A contract does not fit the package (a module it names is missing), so it cannot be decided"),
+    PROBE_CANNOT_FAIL: (
+        "probe-positive-control-failed",
+        "A probe contract cannot fail: its positive control failed, or a forbidden module is loaded before the probed import",
+    ),
+    PROBE_SETUP_FAILED: (
+        "probe-setup-failed",
+        "The setup of a probe contract failed, so no module could be probed",
+    ),
+    LOADS_FORBIDDEN: (
+        "loads-forbidden",
+        "Importing a module executes a forbidden module, as its source says",
+    ),
+    STALE_ALLOWANCE: (
+        "stale-allowance",
+        "An allowance matches no import (allowances only shrink)",
+    ),
+    UNEXPECTEDLY_KEPT: (
+        "expected-broken-contract-kept",
+        'A contract that says expect = "broken" is kept',
+    ),
+    STALE_EXPECTATION: (
+        "stale-expect-loaded",
+        "A module in expect_loaded no longer loads a forbidden module",
+    ),
+    UNREADABLE_SOURCE: (
+        "unreadable-source",
+        "A source file cannot be read, so the contract cannot be decided",
+    ),
+    INVALID_CONTRACT: (
+        "contract-does-not-fit",
+        "A contract does not fit the package (a module it names is missing), so it cannot be decided",
+    ),
 }
 
-STATEMENT_CODES = frozenset({DIRECT_IMPORT, INDIRECT_IMPORT, LAYERS_IMPORT, INDEPENDENCE_IMPORT, SIBLING_CYCLE, PROTECTED_IMPORT})
+STATEMENT_CODES = frozenset(
+    {
+        DIRECT_IMPORT,
+        INDIRECT_IMPORT,
+        LAYERS_IMPORT,
+        INDEPENDENCE_IMPORT,
+        SIBLING_CYCLE,
+        PROTECTED_IMPORT,
+    }
+)
 """Findings that name one import statement of a module pair (which a cached report can find
 again at its line after an edit above it: `engine.relocation`)."""
 

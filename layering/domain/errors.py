@@ -30,7 +30,7 @@ class Problem(NamedTuple):
 class ConfigError(Exception):
     """The configuration cannot be used; carries every problem found, sorted."""
 
-    def __init__(self, problems: "list[Problem] | Problem") -> None:
+    def __init__(self, problems: list[Problem] | Problem) -> None:
         if isinstance(problems, Problem):
             problems = [problems]
         self.problems = sorted(problems, key=lambda p: (p.path, p.line, p.column, p.message))
@@ -42,7 +42,7 @@ class Terminated(BaseException):
     run kills the probes' process groups on its way out (the CLI then exits 143)."""
 
 
-def did_you_mean(word: str, choices: "list[str] | set[str] | tuple[str, ...] | dict") -> str:
+def did_you_mean(word: str, choices: list[str] | set[str] | tuple[str, ...] | dict) -> str:
     """' Did you mean 'x'?' for the closest of `choices`, or nothing."""
     import difflib  # only when there is a problem to report
 

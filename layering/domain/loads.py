@@ -42,7 +42,12 @@ class LoadStep:
     @property
     def marks(self) -> tuple[str, ...]:
         return tuple(
-            mark for mark, present in ((PARENT_PACKAGE, self.parent_package), (CONDITIONAL, self.conditional)) if present
+            mark
+            for mark, present in (
+                (PARENT_PACKAGE, self.parent_package),
+                (CONDITIONAL, self.conditional),
+            )
+            if present
         )
 
     def hop(self) -> Hop:
@@ -93,7 +98,9 @@ class LoadClosure:
         for pattern in patterns:
             covered = {name for name in self.loaders if pattern.covers(name)}
             found.update(
-                name for name in covered if not any(ancestor in covered for ancestor in ancestors_and_self(name)[:-1])
+                name
+                for name in covered
+                if not any(ancestor in covered for ancestor in ancestors_and_self(name)[:-1])
             )
         return sorted(found)
 
@@ -128,7 +135,12 @@ def walk_loads(
     return closure
 
 
-def _steps(closure: LoadClosure, module: str, steps_of: Callable[[str], Sequence[LoadStep]], stop_at: Callable[[str], bool]) -> Sequence[LoadStep]:
+def _steps(
+    closure: LoadClosure,
+    module: str,
+    steps_of: Callable[[str], Sequence[LoadStep]],
+    stop_at: Callable[[str], bool],
+) -> Sequence[LoadStep]:
     if stop_at(module):
         return ()
     steps = steps_of(module)

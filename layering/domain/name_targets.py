@@ -42,9 +42,14 @@ class NameTarget:
 
     def takes(self, fact: ImportFact) -> bool:
         """Whether `fact` takes one of the names from the module (a star import is not read here)."""
-        return fact.name is not None and fact.name != "*" and self.module.matches(fact.module) and self.names_match(fact.name)
+        return (
+            fact.name is not None
+            and fact.name != "*"
+            and self.module.matches(fact.module)
+            and self.names_match(fact.name)
+        )
 
-    def undefined(self, defined: "frozenset[str] | set[str]") -> tuple[str, ...]:
+    def undefined(self, defined: frozenset[str] | set[str]) -> tuple[str, ...]:
         """The names (and patterns) that no name of `defined` answers to."""
         missing = []
         for name in self.names:

@@ -86,7 +86,11 @@ def squash(
     node_marks: dict[str, set[str]] = {}
     undrawn = 0
     for (importer, imported), contracts in broken.items():
-        if importer not in node_of or imported not in node_of or imported not in imports.get(importer, ()):
+        if (
+            importer not in node_of
+            or imported not in node_of
+            or imported not in imports.get(importer, ())
+        ):
             undrawn += 1
         elif node_of[importer] == node_of[imported]:
             node_marks.setdefault(node_of[importer], set()).update(contracts)
@@ -100,7 +104,12 @@ def squash(
         for name in sorted(sizes)
     )
     edges = tuple(
-        GraphEdge(importer, imported, weights[importer, imported], tuple(sorted(edge_marks.get((importer, imported), ()))))
+        GraphEdge(
+            importer,
+            imported,
+            weights[importer, imported],
+            tuple(sorted(edge_marks.get((importer, imported), ()))),
+        )
         for importer, imported in sorted(weights)
     )
     return nodes, edges, undrawn

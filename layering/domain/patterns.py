@@ -31,7 +31,7 @@ class ModulePattern:
     text: str
 
     @staticmethod
-    def parse(text: str) -> "ModulePattern":
+    def parse(text: str) -> ModulePattern:
         """Validate `text`; raise ValueError with what is wrong."""
         if not isinstance(text, str) or not text:
             raise ValueError("a module pattern must be a non-empty string")
@@ -71,7 +71,7 @@ class ModulePattern:
         parts = module.split(".")
         return any(self.matches(".".join(parts[:i])) for i in range(1, len(parts) + 1))
 
-    def expand(self, modules: "frozenset[str] | set[str]") -> list[str]:
+    def expand(self, modules: frozenset[str] | set[str]) -> list[str]:
         """The modules of `modules` this pattern matches, sorted."""
         if not self.has_wildcard:
             return [self.text] if self.text in modules else []

@@ -147,7 +147,10 @@ class ProbeSetting:
         if self.python:
             lines.append(f"python: {self.python}")
         if self.env:
-            shown = (f"{name}={value if _PLAIN_VALUE.match(value) else json.dumps(value)}" for name, value in self.env)
+            shown = (
+                f"{name}={value if _PLAIN_VALUE.match(value) else json.dumps(value)}"
+                for name, value in self.env
+            )
             lines.append("env: " + " ".join(shown))
         if self.setup:
             lines.append("setup: " + ", ".join(self.setup))

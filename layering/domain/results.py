@@ -38,11 +38,15 @@ class Verdict(str, enum.Enum):
         return self in (Verdict.KEPT, Verdict.EXPECTED_BROKEN)
 
 
-def shown_names(names: "tuple[str, ...] | list[str]") -> str:
+def shown_names(names: tuple[str, ...] | list[str]) -> str:
     """` (a, b)` for a report line: at most five names, then how many more."""
     if not names:
         return ""
-    listed = ", ".join(names) if len(names) <= 5 else f"{', '.join(names[:4])} and {len(names) - 4} more"
+    listed = (
+        ", ".join(names)
+        if len(names) <= 5
+        else f"{', '.join(names[:4])} and {len(names) - 4} more"
+    )
     return f" ({listed})"
 
 
@@ -84,7 +88,11 @@ class Violation(NamedTuple):
     column: int = 1
 
     def render(self, with_code: bool = True) -> str:
-        where = f"{self.path}:{self.line}: " if self.path and self.line else (f"{self.path}: " if self.path else "")
+        where = (
+            f"{self.path}:{self.line}: "
+            if self.path and self.line
+            else (f"{self.path}: " if self.path else "")
+        )
         quals = f" [{', '.join(self.qualifiers)}]" if self.qualifiers else ""
         code = f"{self.code} " if with_code else ""
         return f"{where}{code}{self.message}{quals}"
@@ -142,7 +150,7 @@ class ContractResult(NamedTuple):
     notes: tuple[str, ...] = ()
     source_path: str = ""
     source_line: int = 0
-    items: tuple["ItemResult", ...] = ()
+    items: tuple[ItemResult, ...] = ()
     stale: tuple[StaleEntry, ...] = ()
     chain_groups: tuple[ChainGroup, ...] = ()
     ignored_imports: int = 0

@@ -93,7 +93,13 @@ def _group(data: dict[str, Any]) -> ChainGroup:
         target=data["target"],
         chains=data["chains"],
         cut=tuple(
-            CutImport(c["importer"], c["imported"], tuple(_violation(v) for v in c["statements"]), c["chains"], tuple(_hop(h) for h in c["example"]))
+            CutImport(
+                c["importer"],
+                c["imported"],
+                tuple(_violation(v) for v in c["statements"]),
+                c["chains"],
+                tuple(_hop(h) for h in c["example"]),
+            )
             for c in data["cut"]
         ),
         listed=tuple(tuple(_hop(h) for h in chain) for chain in data["listed"]),
@@ -102,7 +108,14 @@ def _group(data: dict[str, Any]) -> ChainGroup:
 
 
 def _hop(data: dict[str, Any]) -> Hop:
-    return Hop(data["importer"], data["imported"], data["path"], data["line"], tuple(data["names"]), tuple(data["qualifiers"]))
+    return Hop(
+        data["importer"],
+        data["imported"],
+        data["path"],
+        data["line"],
+        tuple(data["names"]),
+        tuple(data["qualifiers"]),
+    )
 
 
 def _violation(data: dict[str, Any]) -> Violation:
@@ -132,7 +145,12 @@ def result_from_data(data: dict[str, Any]) -> ContractResult:
         source_path=data["source_path"],
         source_line=data["source_line"],
         items=tuple(
-            ItemResult(i["key"], Verdict(i["verdict"]), tuple(_violation(v) for v in i["violations"]), i["expected_broken"])
+            ItemResult(
+                i["key"],
+                Verdict(i["verdict"]),
+                tuple(_violation(v) for v in i["violations"]),
+                i["expected_broken"],
+            )
             for i in data["items"]
         ),
         stale=tuple(StaleEntry(*entry) for entry in data["stale"]),

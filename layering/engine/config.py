@@ -182,7 +182,11 @@ def _configurations_in(directory: str) -> list[tuple[str, str, str]]:
         (importlinter, _has_section(importlinter, _INI_SECTION), IMPORTLINTER),
         (pyproject, _has_section(pyproject, _IMPORTLINTER_TABLE), IMPORTLINTER),
     ]
-    return [(path, label, dialect) for (path, present, dialect), label in zip(candidates, DISCOVERY_ORDER) if present]
+    return [
+        (path, label, dialect)
+        for (path, present, dialect), label in zip(candidates, DISCOVERY_ORDER)
+        if present
+    ]
 
 
 _LAYERING_TABLE = re.compile(r"^\s*\[+\s*tool\.layering[\].]", re.M)
@@ -206,7 +210,9 @@ def locate_settings(config: str | None = None, start: str = ".") -> Settings:
     """The settings of the named configuration, or of the one found from `start` upwards."""
     if config is not None:
         if not os.path.exists(config):
-            raise ConfigError(Problem(os.path.abspath(config), 0, "the configuration file does not exist"))
+            raise ConfigError(
+                Problem(os.path.abspath(config), 0, "the configuration file does not exist")
+            )
         return load_settings(config)
     path, notes = find_config(start)
     return load_settings(path, notes)
@@ -221,7 +227,9 @@ def read_text(path: str) -> str:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        raise ConfigError(Problem(path, 0, f"cannot read the configuration ({error.strerror})")) from None
+        raise ConfigError(
+            Problem(path, 0, f"cannot read the configuration ({error.strerror})")
+        ) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -257,7 +265,12 @@ def toml_table(path: str, document: dict[str, Any]) -> tuple[str, Any]:
             return IMPORTLINTER, tool["importlinter"]
     if os.path.basename(path) == PYPROJECT_FILE:
         raise ConfigError(
-            Problem(path, 0, "no [tool.layering] and no [tool.importlinter] table", hint="add one, or use contracts.toml")
+            Problem(
+                path,
+                0,
+                "no [tool.layering] and no [tool.importlinter] table",
+                hint="add one, or use contracts.toml",
+            )
         )
     return LAYERING, document
 
@@ -275,14 +288,20 @@ def _load_toml(path: str, text: str, notes: tuple[str, ...]) -> Settings:
     raw_contracts = table.get("contracts", [])
     problems: list[Problem] = []
     if not isinstance(raw_contracts, list) or not all(isinstance(c, dict) for c in raw_contracts):
-        problems.append(Problem(path, index.top.get("contracts", 0), "'contracts' must be [[contracts]] tables"))
+        problems.append(
+            Problem(
+                path, index.top.get("contracts", 0), "'contracts' must be [[contracts]] tables"
+            )
+        )
         raw_contracts = []
     specs = []
     for position, options in enumerate(raw_contracts):
         line, key_lines, entry_lines = index.contract(position)
         specs.append(ContractSpec(position, options, line, key_lines, entry_lines))
     session = {k: v for k, v in table.items() if k != "contracts"}
-    settings = _read_settings(path, session, index.top, index.top_entries, specs, problems, notes, dialect, "toml")
+    settings = _read_settings(
+        path, session, index.top, index.top_entries, specs, problems, notes, dialect, "toml"
+    )
     return dataclasses.replace(settings, table_name=prefix.rstrip("."))
 
 
@@ -292,11 +311,17 @@ def _load_ini(path: str, text: str, notes: tuple[str, ...]) -> Settings:
     try:
         config = read_ini(text)
     except IniError as error:
-        raise ConfigError(Problem(path, error.line, f"INI syntax error: {error.message}", hint="fix the INI syntax")) from None
+        raise ConfigError(
+            Problem(
+                path, error.line, f"INI syntax error: {error.message}", hint="fix the INI syntax"
+            )
+        ) from None
     if config.session is None:
         raise ConfigError(
             Problem(
-                path, 0, "no [importlinter] section",
+                path,
+                0,
+                "no [importlinter] section",
                 hint="import-linter's INI format has an [importlinter] section and one [importlinter:contract:ID] section per contract",
             )
         )
@@ -312,7 +337,9 @@ def _load_ini(path: str, text: str, notes: tuple[str, ...]) -> Settings:
     ]
     session = config.session
     entries = {k: tuple(v) for k, v in session.entry_lines.items()}
-    return _read_settings(path, session.values, session.key_lines, entries, specs, [], notes, IMPORTLINTER, "ini")
+    return _read_settings(
+        path, session.values, session.key_lines, entries, specs, [], notes, IMPORTLINTER, "ini"
+    )
 
 
 def _toml_problem(path: str, text: str, error: Exception) -> Problem:
@@ -327,7 +354,9 @@ def _toml_problem(path: str, text: str, error: Exception) -> Problem:
         line = max(1, len(lines_of(text)))
     message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
     message = getattr(error, "msg", message)
-    return Problem(path, line, f"TOML syntax error: {message}", column=column, hint="fix the TOML syntax")
+    return Problem(
+        path, line, f"TOML syntax error: {message}", column=column, hint="fix the TOML syntax"
+    )
 
 
 class LineIndex:
@@ -398,7 +427,14 @@ def _read_settings(
         if dialect == IMPORTLINTER:  # lint-imports ignores what it does not know: say so, go on
             notes += (f"{_shown(path)}:{lines.get(key, 0)}: {message} It is ignored.",)
             continue
-        problems.append(Problem(path, lines.get(key, 0), message, hint="known options: " + ", ".join(sorted(SESSION_OPTIONS))))
+        problems.append(
+            Problem(
+                path,
+                lines.get(key, 0),
+                message,
+                hint="known options: " + ", ".join(sorted(SESSION_OPTIONS)),
+            )
+        )
 
     def line(key: str) -> int:
         return lines.get(key, 0)
@@ -408,9 +444,18 @@ def _read_settings(
         value = table[key]
         if isinstance(value, str):
             value = [value]
-        if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(isinstance(v, str) and v.strip() for v in value)
+        ):
             problems.append(
-                Problem(path, line(key), f"'{key}' must be a string or a non-empty list of strings, got {_describe(value)}", hint=f'write {key} = ["..."]')
+                Problem(
+                    path,
+                    line(key),
+                    f"'{key}' must be a string or a non-empty list of strings, got {_describe(value)}",
+                    hint=f'write {key} = ["..."]',
+                )
             )
             return []
         return [v.strip() for v in value]
@@ -420,7 +465,9 @@ def _read_settings(
         if isinstance(value, str) and value.strip().lower() in ("true", "false"):
             return value.strip().lower() == "true"
         if not isinstance(value, bool):
-            problems.append(Problem(path, line(key), f"'{key}' must be true or false, got {_describe(value)}"))
+            problems.append(
+                Problem(path, line(key), f"'{key}' must be true or false, got {_describe(value)}")
+            )
             return False
         return value
 
@@ -431,20 +478,43 @@ def _read_settings(
     roots_known = len(problems) == before
     cache_dir = table.get("cache_dir", ".layering_cache")
     if cache_dir is not False and not isinstance(cache_dir, str):
-        problems.append(Problem(path, line("cache_dir"), f"'cache_dir' must be a path or false, got {_describe(cache_dir)}"))
+        problems.append(
+            Problem(
+                path,
+                line("cache_dir"),
+                f"'cache_dir' must be a path or false, got {_describe(cache_dir)}",
+            )
+        )
         cache_dir = False
-    plugins = _plugin_types(path, names("contract_types") if "contract_types" in table else [], line("contract_types"), entry_lines.get("contract_types", ()), problems)
+    plugins = _plugin_types(
+        path,
+        names("contract_types") if "contract_types" in table else [],
+        line("contract_types"),
+        entry_lines.get("contract_types", ()),
+        problems,
+    )
 
     base = os.path.dirname(path)
     if isinstance(cache_dir, str):
-        problem = _cache_dir_problem(cache_dir, base, [os.path.join(base, r) for r in source_roots])
+        problem = _cache_dir_problem(
+            cache_dir, base, [os.path.join(base, r) for r in source_roots]
+        )
         if problem:
-            problems.append(Problem(path, line("cache_dir"), problem, hint="give the cache a directory of its own, e.g. cache_dir = \".layering_cache\" (or false: no cache)"))
+            problems.append(
+                Problem(
+                    path,
+                    line("cache_dir"),
+                    problem,
+                    hint='give the cache a directory of its own, e.g. cache_dir = ".layering_cache" (or false: no cache)',
+                )
+            )
             cache_dir = False
     return Settings(
         path=path,
         root_packages=tuple(roots),
-        source_roots=tuple(os.path.normpath(os.path.join(base, r)) for r in source_roots) if source_roots_given else default_source_roots(base, tuple(roots)),
+        source_roots=tuple(os.path.normpath(os.path.join(base, r)) for r in source_roots)
+        if source_roots_given
+        else default_source_roots(base, tuple(roots)),
         exclude_type_checking_imports=flag("exclude_type_checking_imports"),
         include_external_packages=flag("include_external_packages"),
         cache_dir=None if cache_dir is False else os.path.normpath(os.path.join(base, cache_dir)),
@@ -467,28 +537,45 @@ def _cache_dir_problem(cache_dir: str, base: str, source_roots: list[str]) -> st
     if not cache_dir.strip():
         return "'cache_dir' is empty: the cache would be this file's own directory"
     resolved = os.path.realpath(os.path.join(base, cache_dir))
-    for what, directory in [("this file's directory", base), *(("the source root " + repr(os.path.relpath(r, base)), r) for r in source_roots)]:
+    for what, directory in [
+        ("this file's directory", base),
+        *(("the source root " + repr(os.path.relpath(r, base)), r) for r in source_roots),
+    ]:
         real = os.path.realpath(directory)
         if real == resolved or real.startswith(resolved.rstrip(os.sep) + os.sep):
             return f"'cache_dir' = {cache_dir!r} is {what}{'' if real == resolved else ' or holds it'}: the cache would mark it ignored by git"
     return ""
 
 
-def _root_packages(path: str, table: dict[str, Any], line: Any, names: Any, problems: list[Problem]) -> list[str]:
+def _root_packages(
+    path: str, table: dict[str, Any], line: Any, names: Any, problems: list[Problem]
+) -> list[str]:
     """`root_packages`, or import-linter's `root_package` for one; exactly one of the two."""
     given = [key for key in ("root_packages", "root_package") if key in table]
     if not given:
-        problems.append(Problem(path, 0, f"'root_packages' is required: {SESSION_OPTIONS['root_packages']}"))
+        problems.append(
+            Problem(path, 0, f"'root_packages' is required: {SESSION_OPTIONS['root_packages']}")
+        )
         return []
     if len(given) == 2:
         problems.append(
-            Problem(path, line("root_package"), "both 'root_package' and 'root_packages' are set", hint="keep one of them")
+            Problem(
+                path,
+                line("root_package"),
+                "both 'root_package' and 'root_packages' are set",
+                hint="keep one of them",
+            )
         )
         return []
     key = given[0]
     if key == "root_package" and not isinstance(table[key], str):
         problems.append(
-            Problem(path, line(key), f"'root_package' names one package, got {_describe(table[key])}", hint="for several, write root_packages = [...]")
+            Problem(
+                path,
+                line(key),
+                f"'root_package' names one package, got {_describe(table[key])}",
+                hint="for several, write root_packages = [...]",
+            )
         )
         return []
     roots = names(key)
@@ -498,7 +585,9 @@ def _root_packages(path: str, table: dict[str, Any], line: Any, names: Any, prob
     return roots
 
 
-def _plugin_types(path: str, entries: list[str], line: int, entry_lines: tuple[int, ...], problems: list[Problem]) -> tuple[PluginType, ...]:
+def _plugin_types(
+    path: str, entries: list[str], line: int, entry_lines: tuple[int, ...], problems: list[Problem]
+) -> tuple[PluginType, ...]:
     """import-linter's `contract_types`: 'name: module.Class', one per entry."""
     plugins = []
     for index, entry in enumerate(entries):
@@ -506,7 +595,12 @@ def _plugin_types(path: str, entries: list[str], line: int, entry_lines: tuple[i
         name, colon, class_path = (part.strip() for part in entry.partition(":"))
         if not colon or not name or not is_dotted_name(class_path) or "." not in class_path:
             problems.append(
-                Problem(path, where, f"contract type {entry!r} is not 'name: module.Class'", hint="e.g. contract_types = [\"mytype: mypackage.contracts.MyContract\"]")
+                Problem(
+                    path,
+                    where,
+                    f"contract type {entry!r} is not 'name: module.Class'",
+                    hint='e.g. contract_types = ["mytype: mypackage.contracts.MyContract"]',
+                )
             )
             continue
         plugins.append(PluginType(name, class_path, where))
@@ -530,7 +624,11 @@ def default_source_roots(base: str, root_packages: tuple[str, ...] = ()) -> tupl
                 locate_root(package, entry)
             except PackageNotFound:
                 continue
-            unique += [os.path.normpath(os.path.abspath(e)) for e in entry if os.path.normpath(os.path.abspath(e)) not in unique]
+            unique += [
+                os.path.normpath(os.path.abspath(e))
+                for e in entry
+                if os.path.normpath(os.path.abspath(e)) not in unique
+            ]
             break
     return tuple(unique)
 
@@ -541,5 +639,12 @@ def _shown(path: str) -> str:
 
 
 def _describe(value: Any) -> str:
-    kinds = {str: "a string", bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "a table"}
+    kinds = {
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        list: "a list",
+        dict: "a table",
+    }
     return f"{kinds.get(type(value), type(value).__name__)} ({value!r})"

@@ -62,14 +62,19 @@ class Evidence:
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
         if self.settings.source_roots_given:
             searched = ", ".join(self.settings.display_path(r) or "." for r in missing.searched)
-            where, hint = f"the source roots ({searched})", "set source_roots to the directory that contains the package"
+            where, hint = (
+                f"the source roots ({searched})",
+                "set source_roots to the directory that contains the package",
+            )
         else:
             where = "this directory, src/, the working directory or the Python path (PYTHONPATH, installed packages)"
             hint = "set source_roots to the directory that contains the package, relative to the configuration"
         return ConfigError(
             Problem(
                 self.settings.path,
-                self.settings.line_of("source_roots") or self.settings.line_of("root_packages") or self.settings.line_of("root_package"),
+                self.settings.line_of("source_roots")
+                or self.settings.line_of("root_packages")
+                or self.settings.line_of("root_package"),
                 f"root package '{missing.package}' not found in {where}",
                 hint=hint,
             )
@@ -80,7 +85,9 @@ class Evidence:
         """Where each root package is (every directory of a namespace package); a missing one
         is a located configuration error."""
         try:
-            return {r: locate_root(r, self.settings.source_roots) for r in self.settings.root_packages}
+            return {
+                r: locate_root(r, self.settings.source_roots) for r in self.settings.root_packages
+            }
         except PackageNotFound as missing:
             raise self._missing_root(missing) from None
 
@@ -88,7 +95,11 @@ class Evidence:
     def package_files(self) -> PackageFiles:
         """Every module of the root packages: walked only when a wildcard or the graph needs it."""
         try:
-            return find_package_files(self.settings.root_packages, self.settings.source_roots, stamped=self.use_cache and bool(self.settings.cache_dir))
+            return find_package_files(
+                self.settings.root_packages,
+                self.settings.source_roots,
+                stamped=self.use_cache and bool(self.settings.cache_dir),
+            )
         except PackageNotFound as missing:
             raise self._missing_root(missing) from None
 
@@ -141,7 +152,9 @@ class Evidence:
             return path
         if module not in self._paths:
             root = next((r for r in self.settings.root_packages if is_within(module, r)), None)
-            self._paths[module] = module_file(module, root, self.root_locations[root]) if root else None
+            self._paths[module] = (
+                module_file(module, root, self.root_locations[root]) if root else None
+            )
         return self._paths[module]
 
     def is_module(self, module: str) -> bool:
@@ -186,7 +199,9 @@ class Evidence:
 
         display = self.settings.display_path(path)
         try:
-            facts = [f for raw in parse_imports(path) for f in self._resolve(module, path, display, raw)]
+            facts = [
+                f for raw in parse_imports(path) for f in self._resolve(module, path, display, raw)
+            ]
         except SourceUnreadable as unreadable:
             if not unreadable.reason.startswith(("syntax error", "cannot be parsed")):
                 raise
@@ -197,7 +212,9 @@ class Evidence:
         self._facts[module] = flat
         return flat
 
-    def _facts_as_grimp_reads(self, module: str, path: str, display: str, unreadable: SourceUnreadable) -> list[ImportFact]:
+    def _facts_as_grimp_reads(
+        self, module: str, path: str, display: str, unreadable: SourceUnreadable
+    ) -> list[ImportFact]:
         """The imports of a file this Python cannot parse (newer syntax), at the lines grimp's
         own parser found: each statement read alone where it can be, else as grimp reads it
         (the module, no names)."""
@@ -211,10 +228,16 @@ class Evidence:
         facts = []
         for imported, line in found:
             try:
-                read = [f for raw in statements.imports_at({line}) for f in self._resolve(module, path, display, raw)]
+                read = [
+                    f
+                    for raw in statements.imports_at({line})
+                    for f in self._resolve(module, path, display, raw)
+                ]
             except SourceUnreadable:
                 read = []
-            facts.extend(read or [ImportFact(display, line, module, imported, imported, None, line, line)])
+            facts.extend(
+                read or [ImportFact(display, line, module, imported, imported, None, line, line)]
+            )
         return list(set(facts))
 
     def _grimp_imports_of(self, module: str) -> list[tuple[str, int]]:
@@ -222,7 +245,9 @@ class Evidence:
         whole graph, built with external packages."""
         from layering.adapters.grimp_graph import imports_of_module
 
-        found = imports_of_module(self.package_files, module, self.settings.exclude_type_checking_imports)
+        found = imports_of_module(
+            self.package_files, module, self.settings.exclude_type_checking_imports
+        )
         if found is not None:
             return found
         if "graph" not in self.__dict__:
@@ -248,7 +273,12 @@ class Evidence:
                 from layering.adapters.executed_imports import executed_imports
 
                 display = self.settings.display_path(path)
-                facts = [f for raw in executed_imports(path) for f in self._resolve(module, path, display, raw) if f.runtime]
+                facts = [
+                    f
+                    for raw in executed_imports(path)
+                    for f in self._resolve(module, path, display, raw)
+                    if f.runtime
+                ]
             self._executed[module] = tuple(sorted(facts))
         return self._executed[module]
 
@@ -258,7 +288,9 @@ class Evidence:
         read = (*self._facts.values(), *self._executed.values())
         if any(pattern.covers(f.imported) for facts in read for f in facts):
             return True
-        return "graph" in self.__dict__ and any(pattern.covers(m) for m in self.graph.modules if not self.is_internal(m))
+        return "graph" in self.__dict__ and any(
+            pattern.covers(m) for m in self.graph.modules if not self.is_internal(m)
+        )
 
     def facts_between(self, importer: str, imported: str) -> list[ImportFact]:
         """The imports of `imported` by `importer`, for a chain in a report or an allowance.
@@ -272,7 +304,10 @@ class Evidence:
         def between(fact: ImportFact) -> bool:
             return fact.imported == imported if internal else is_within(fact.imported, imported)
 
-        lines = {d["line_number"] for d in self.graph.get_import_details(importer=importer, imported=imported)}
+        lines = {
+            d["line_number"]
+            for d in self.graph.get_import_details(importer=importer, imported=imported)
+        }
         if importer in self._facts:
             # As from the source read at grimp's lines below, whichever was read first.
             every = [f for f in self._facts[importer] if between(f)]
@@ -287,42 +322,71 @@ class Evidence:
                 self._statements[path] = ImportStatements(path)
             raws = self._statements[path].imports_at(lines) if lines else []
             display = self.settings.display_path(path)
-            found = [f for raw in raws for f in self._resolve(importer, path, display, raw) if between(f)]
+            found = [
+                f
+                for raw in raws
+                for f in self._resolve(importer, path, display, raw)
+                if between(f)
+            ]
             if self.settings.exclude_type_checking_imports:
                 found = [f for f in found if not f.type_checking]
             return sorted(found) or [f for f in self.facts_of(importer) if between(f)]
         except SourceUnreadable:
             return []
 
-    def statements(self, importer: str, imported: str, facts: "list[ImportFact] | None" = None) -> list[Hop]:
+    def statements(
+        self, importer: str, imported: str, facts: list[ImportFact] | None = None
+    ) -> list[Hop]:
         """One hop per import statement by which `importer` imports `imported`, in line order,
         each at the line of its first name: from `facts` when given (what an allowance left),
         else from the source, else (a file this Python cannot parse) from grimp's lines."""
         if facts is None:
             known = self._hops.get((importer, imported))
             if known is None:
-                known = self._hops[importer, imported] = self.statements(importer, imported, self.facts_between(importer, imported))
+                known = self._hops[importer, imported] = self.statements(
+                    importer, imported, self.facts_between(importer, imported)
+                )
             return known
         if facts:
             by_statement: dict[tuple[str, int], list[ImportFact]] = {}
             for fact in sorted(facts):
                 by_statement.setdefault((fact.path, fact.first_line), []).append(fact)
             return [
-                Hop(importer, imported, group[0].path, group[0].line, tuple(sorted({f.shown_name for f in group if f.shown_name})), group[0].qualifiers())
+                Hop(
+                    importer,
+                    imported,
+                    group[0].path,
+                    group[0].line,
+                    tuple(sorted({f.shown_name for f in group if f.shown_name})),
+                    group[0].qualifiers(),
+                )
                 for group in (by_statement[key] for key in sorted(by_statement))
             ]
-        lines = sorted({d["line_number"] for d in self.graph.get_import_details(importer=importer, imported=imported)})
+        lines = sorted(
+            {
+                d["line_number"]
+                for d in self.graph.get_import_details(importer=importer, imported=imported)
+            }
+        )
         path = self.display_path(importer)
-        return [Hop(importer, imported, path, line) for line in lines] or [Hop(importer, imported, path, 0)]
+        return [Hop(importer, imported, path, line) for line in lines] or [
+            Hop(importer, imported, path, 0)
+        ]
 
     def statements_in_source(self, importer: str, imported: str) -> list[Hop]:
         """The statements by which `importer` imports `imported`, read from its source alone
         (no graph): for reports whose graph is not built this run."""
         internal = self.is_internal(imported)
-        facts = [f for f in self.facts_of(importer) if (f.imported == imported if internal else is_within(f.imported, imported))]
+        facts = [
+            f
+            for f in self.facts_of(importer)
+            if (f.imported == imported if internal else is_within(f.imported, imported))
+        ]
         return self.statements(importer, imported, facts) if facts else []
 
-    def locate(self, chain: "tuple[str, ...]", facts: "dict[tuple[str, str], list[ImportFact]] | None" = None) -> tuple[Hop, ...]:
+    def locate(
+        self, chain: tuple[str, ...], facts: dict[tuple[str, str], list[ImportFact]] | None = None
+    ) -> tuple[Hop, ...]:
         """A chain of modules as hops, each at its first import statement."""
         facts = facts or {}
         return tuple(self.statements(a, b, facts.get((a, b)))[0] for a, b in zip(chain, chain[1:]))
@@ -330,9 +394,14 @@ class Evidence:
     @staticmethod
     def imports_of(graph: Any) -> dict[str, frozenset[str]]:
         """A graph as a plain mapping, importer to the modules it imports, for chains and cuts."""
-        return {module: frozenset(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
+        return {
+            module: frozenset(graph.find_modules_directly_imported_by(module))
+            for module in graph.modules
+        }
 
-    def name_uses_of(self, module: str, wanted: "Callable[[str], bool] | None" = None) -> tuple[ImportFact, ...]:
+    def name_uses_of(
+        self, module: str, wanted: Callable[[str], bool] | None = None
+    ) -> tuple[ImportFact, ...]:
         """Every name `module`'s file reads on a module it imported whole, as facts marked with
         their use: `mod.name` is a fact of module `mod`, name `name`, at the line of the use.
 
@@ -351,13 +420,19 @@ class Evidence:
         if wanted is not None and not wanted(text):
             return ()
         display = self.settings.display_path(path)
-        facts = sorted(f for raw in parse_name_uses(path, text) for f in self._resolve_use(module, path, display, raw))
+        facts = sorted(
+            f
+            for raw in parse_name_uses(path, text)
+            for f in self._resolve_use(module, path, display, raw)
+        )
         if self.settings.exclude_type_checking_imports:
             facts = [f for f in facts if not f.type_checking]
         self._name_uses[module] = tuple(facts)
         return self._name_uses[module]
 
-    def _resolve_use(self, importer: str, path: str, display: str, raw: RawNameUse) -> list[ImportFact]:
+    def _resolve_use(
+        self, importer: str, path: str, display: str, raw: RawNameUse
+    ) -> list[ImportFact]:
         if raw.binding is None:
             bound: list[str] = []
         elif raw.binding.name is None:
@@ -377,10 +452,20 @@ class Evidence:
             dotted = f"{owner}.{used.name}"
             facts.append(
                 ImportFact(
-                    path=display, line=used.line, importer=importer,
-                    imported=dotted if self.is_internal(dotted) and self.is_module(dotted) else owner,
-                    module=owner, name=used.name, first_line=used.line, last_line=used.line,
-                    scope=raw.scope, in_function=raw.in_function, type_checking=raw.type_checking, use=raw.use,
+                    path=display,
+                    line=used.line,
+                    importer=importer,
+                    imported=dotted
+                    if self.is_internal(dotted) and self.is_module(dotted)
+                    else owner,
+                    module=owner,
+                    name=used.name,
+                    first_line=used.line,
+                    last_line=used.line,
+                    scope=raw.scope,
+                    in_function=raw.in_function,
+                    type_checking=raw.type_checking,
+                    use=raw.use,
                 )
             )
         return facts
@@ -401,7 +486,7 @@ class Evidence:
         if not bindings.complete:
             return None
         prefix = module + "."
-        children = {m[len(prefix):] for m in self.descendants(module)}
+        children = {m[len(prefix) :] for m in self.descendants(module)}
         return bindings.names | {child for child in children if "." not in child}
 
     @cached_property
@@ -409,7 +494,7 @@ class Evidence:
         """grimp's graph of the root packages, with external packages squashed."""
         from layering.adapters.grimp_graph import build_graph
 
-        self.root_locations  # a missing root package is a located config error, not grimp's
+        self.root_locations  # noqa: B018 - a missing root package is a located config error, not grimp's
         starts, also = self.graph_reach if self.graph_reach is not None else (None, frozenset())
         return build_graph(
             self.settings.root_packages,
@@ -460,7 +545,7 @@ class Evidence:
             if name == "grimp" or name.startswith("grimp-"):
                 shutil.rmtree(os.path.join(self.settings.cache_dir, name), ignore_errors=True)
 
-    def graph_shares(self, users: int) -> "GraphShares":
+    def graph_shares(self, users: int) -> GraphShares:
         """A graph for each of `users` contracts, which each may change alone (`GraphShares`)."""
         return GraphShares(self, users)
 
@@ -478,7 +563,13 @@ class Evidence:
         )
         if not raw.is_from:
             return [
-                ImportFact(line=n.line, imported=self._nearest_module(n.name), module=n.name, name=None, **common)
+                ImportFact(
+                    line=n.line,
+                    imported=self._nearest_module(n.name),
+                    module=n.name,
+                    name=None,
+                    **common,
+                )
                 for n in raw.names
             ]
         base = self._absolute(importer, path, raw)
@@ -488,13 +579,17 @@ class Evidence:
         for n in raw.names:
             candidate = f"{base}.{n.name}"
             imported = candidate if self.is_module(candidate) else self._nearest_module(base)
-            facts.append(ImportFact(line=n.line, imported=imported, module=base, name=n.name, **common))
+            facts.append(
+                ImportFact(line=n.line, imported=imported, module=base, name=n.name, **common)
+            )
         return facts
 
     def _absolute(self, importer: str, path: str, raw: RawImport) -> str | None:
         if raw.level == 0:
             return raw.module
-        package = importer if os.path.basename(path) == "__init__.py" else importer.rpartition(".")[0]
+        package = (
+            importer if os.path.basename(path) == "__init__.py" else importer.rpartition(".")[0]
+        )
         parts = package.split(".") if package else []
         if raw.level - 1 > len(parts) - 1:
             return None

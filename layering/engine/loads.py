@@ -27,7 +27,7 @@ class LoadReader:
     """
 
     @classmethod
-    def of(cls, evidence: Evidence) -> "LoadReader":
+    def of(cls, evidence: Evidence) -> LoadReader:
         reader = _READERS.get(evidence)
         if reader is None:
             reader = _READERS[evidence] = cls(evidence)
@@ -40,7 +40,9 @@ class LoadReader:
     def closure(self, module: str, stop_at: Sequence[ModulePattern] = ()) -> LoadClosure:
         """What `import module` executes, as the source says; modules that `stop_at` covers
         are entered, not followed."""
-        return walk_loads(module, self.steps_of, lambda name: any(pattern.covers(name) for pattern in stop_at))
+        return walk_loads(
+            module, self.steps_of, lambda name: any(pattern.covers(name) for pattern in stop_at)
+        )
 
     def steps_of(self, module: str) -> tuple[LoadStep, ...]:
         """The steps executing `module` takes, in execution order (none for an external one).
@@ -97,7 +99,9 @@ def _merged(steps: list[LoadStep]) -> LoadStep:
     first = min(steps)
     if len(steps) == 1:
         return first
-    return dataclasses.replace(first, names=tuple(sorted({name for step in steps for name in step.names})))
+    return dataclasses.replace(
+        first, names=tuple(sorted({name for step in steps for name in step.names}))
+    )
 
 
-_READERS: "weakref.WeakKeyDictionary[Evidence, LoadReader]" = weakref.WeakKeyDictionary()
+_READERS: weakref.WeakKeyDictionary[Evidence, LoadReader] = weakref.WeakKeyDictionary()

@@ -70,7 +70,9 @@ class ModuleIndex:
         position = self._position.get(module)
         if position is None or len(bitmap) != 2 * self._size:
             return position is not None  # a bitmap of another size: say "reached", to be safe
-        return bool(int(bitmap[2 * (position >> 3) : 2 * (position >> 3) + 2], 16) >> (position & 7) & 1)
+        return bool(
+            int(bitmap[2 * (position >> 3) : 2 * (position >> 3) + 2], 16) >> (position & 7) & 1
+        )
 
     def union(self, bitmap: str, modules: Iterable[str]) -> str:
         more = bytes.fromhex(self.bitmap(modules))
@@ -81,7 +83,9 @@ class StoredImports:
     """The graph's imports, importer to imported (once per statement), kept in the cache, so
     that what a module reaches is found without building the graph."""
 
-    def __init__(self, imports: dict[str, tuple[str, ...]], is_internal: Callable[[str], bool]) -> None:
+    def __init__(
+        self, imports: dict[str, tuple[str, ...]], is_internal: Callable[[str], bool]
+    ) -> None:
         self.imports = imports
         self._is_internal = is_internal
         self._reached: dict[str, set[str] | None] = {}
@@ -91,12 +95,18 @@ class StoredImports:
         return dict(self.imports)
 
     @classmethod
-    def from_data(cls, data: Any, is_internal: Callable[[str], bool]) -> "StoredImports | None":
-        if not (isinstance(data, dict) and all(isinstance(row, tuple) and all(isinstance(name, str) for name in row) for row in data.values())):
+    def from_data(cls, data: Any, is_internal: Callable[[str], bool]) -> StoredImports | None:
+        if not (
+            isinstance(data, dict)
+            and all(
+                isinstance(row, tuple) and all(isinstance(name, str) for name in row)
+                for row in data.values()
+            )
+        ):
             return None
         return cls(data, is_internal)
 
-    def replaced(self, rows: dict[str, tuple[str, ...]]) -> "StoredImports":
+    def replaced(self, rows: dict[str, tuple[str, ...]]) -> StoredImports:
         """These imports with the rows of `rows` as they are now."""
         return StoredImports({**self.imports, **rows}, self._is_internal)
 
@@ -110,7 +120,9 @@ class StoredImports:
             self._reached[module] = self._walk(module)
         return self._reached[module]
 
-    def leads_to(self, module: str, is_target: Callable[[str], bool], blocked: Callable[[str], bool]) -> bool | None:
+    def leads_to(
+        self, module: str, is_target: Callable[[str], bool], blocked: Callable[[str], bool]
+    ) -> bool | None:
         """Whether a path from `module` reaches a target, through no blocked module; None when
         the walk meets an internal module whose imports were not read."""
         if is_target(module):
@@ -167,12 +179,23 @@ def summarize(pairs: Sequence[ChainPair], graph: Any, index: ModuleIndex) -> dic
     }
 
 
-def unaffected(summary: dict[str, Any], changed: set[str], before: StoredImports, after: StoredImports, index: ModuleIndex) -> bool:
+def unaffected(
+    summary: dict[str, Any],
+    changed: set[str],
+    before: StoredImports,
+    after: StoredImports,
+    index: ModuleIndex,
+) -> bool:
     """Whether the summarized contract's chains are the same in `after` as in `before`, the
     rows of `changed` being all that differ."""
     walks = 0
     for pair in summary["pairs"]:
-        sources, targets, excluded, as_packages = pair["sources"], pair["targets"], pair.get("excluded", []), pair["as_packages"]
+        sources, targets, excluded, as_packages = (
+            pair["sources"],
+            pair["targets"],
+            pair.get("excluded", []),
+            pair["as_packages"],
+        )
 
         def within(module: str, modules: list[str]) -> bool:
             return any(_member(module, m, as_packages) for m in modules)
@@ -181,12 +204,20 @@ def unaffected(summary: dict[str, Any], changed: set[str], before: StoredImports
             """A chain's interior avoids the sources, the targets and the excluded modules
             (`domain.chains`, as grimp's chains): no chain leaves a target, enters a source or
             passes through an excluded module."""
-            return within(importer, targets) or within(imported, sources) or within(imported, excluded)
+            return (
+                within(importer, targets)
+                or within(imported, sources)
+                or within(imported, excluded)
+            )
 
         def leads_to_a_target(imports: StoredImports, module: str) -> bool:
             nonlocal walks
             walks += 1
-            found = imports.leads_to(module, lambda m: within(m, targets), lambda m: within(m, sources) or within(m, excluded))
+            found = imports.leads_to(
+                module,
+                lambda m: within(m, targets),
+                lambda m: within(m, sources) or within(m, excluded),
+            )
             return walks > MAX_WALKS or found is not False
 
         reached_before = {m for m in changed if index.holds(pair["down"], m)}
@@ -209,7 +240,9 @@ def unaffected(summary: dict[str, Any], changed: set[str], before: StoredImports
     return True
 
 
-def widened(summary: dict[str, Any], changed: set[str], after: StoredImports, index: ModuleIndex) -> dict[str, Any]:
+def widened(
+    summary: dict[str, Any], changed: set[str], after: StoredImports, index: ModuleIndex
+) -> dict[str, Any]:
     """The summary of an unaffected contract in the new graph, without the graph: what its
     sources reach now they reached before or reach through a changed module they reached
     before (a superset, which only makes a later test more careful)."""
@@ -217,7 +250,12 @@ def widened(summary: dict[str, Any], changed: set[str], after: StoredImports, in
     for pair in summary["pairs"]:
         through = [m for m in changed if index.holds(pair["down"], m)]
         if through:
-            pair = {**pair, "down": index.union(pair["down"], set().union(*(after.reached_from(m) or set() for m in through)))}
+            pair = {
+                **pair,
+                "down": index.union(
+                    pair["down"], set().union(*(after.reached_from(m) or set() for m in through))
+                ),
+            }
         pairs.append(pair)
     return {**summary, "pairs": pairs}
 

@@ -25,7 +25,9 @@ class NotRelocatable(Exception):
     """A shown statement can no longer be found as it was: decide the contract again."""
 
 
-def relocate(results: list[ContractResult], changed: set[str], evidence: Evidence) -> list[ContractResult] | None:
+def relocate(
+    results: list[ContractResult], changed: set[str], evidence: Evidence
+) -> list[ContractResult] | None:
     """`results` with every statement shown in a `changed` file at its line now, or None when
     that cannot be done with certainty (the run then decides the contracts again)."""
     if not changed:
@@ -55,7 +57,9 @@ class _Relocator:
         """Every line shown for each module pair in a changed file, to number them in order."""
         for violation in self._violations(result):
             if violation.path in self.changed:
-                self._before.setdefault((violation.importer, violation.imported), set()).add(violation.line)
+                self._before.setdefault((violation.importer, violation.imported), set()).add(
+                    violation.line
+                )
             for hop in violation.chain:
                 self._hop_seen(hop)
         for group in result.chain_groups:
@@ -92,7 +96,9 @@ class _Relocator:
         import at all, so the n-th statement of the source is not grimp's n-th."""
         evidence = self.evidence
         return any(
-            f.imported == imported and evidence.is_internal(f.module) and not evidence.is_module(f.module)
+            f.imported == imported
+            and evidence.is_internal(f.module)
+            and not evidence.is_module(f.module)
             for f in evidence.facts_of(importer)
         )
 
@@ -111,7 +117,10 @@ class _Relocator:
         said = f"{violation.importer} imports {violation.imported}{shown_names(violation.names)}"
         if not violation.message.startswith(said):
             raise NotRelocatable(violation.message)
-        message = f"{now.importer} imports {now.imported}{shown_names(now.names)}" + violation.message[len(said):]
+        message = (
+            f"{now.importer} imports {now.imported}{shown_names(now.names)}"
+            + violation.message[len(said) :]
+        )
         return violation._replace(
             line=now.line, names=now.names, qualifiers=now.qualifiers, message=message, chain=chain
         )
@@ -122,7 +131,9 @@ class _Relocator:
                 CutImport(
                     cut.importer,
                     cut.imported,
-                    tuple(sorted((self.violation(v) for v in cut.statements), key=lambda v: v.line)),
+                    tuple(
+                        sorted((self.violation(v) for v in cut.statements), key=lambda v: v.line)
+                    ),
                     cut.chains,
                     tuple(self.hop(h) for h in cut.example),
                 )

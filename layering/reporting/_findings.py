@@ -33,7 +33,9 @@ def findings(result: ContractResult) -> list[Finding]:
         for violation in item.violations:
             if violation not in seen:
                 seen.add(violation)
-                expected = item.verdict is Verdict.EXPECTED_BROKEN or (contract_expected and item.verdict is Verdict.BROKEN)
+                expected = item.verdict is Verdict.EXPECTED_BROKEN or (
+                    contract_expected and item.verdict is Verdict.BROKEN
+                )
                 found.append(Finding(result, item.key, violation, expected))
     for violation in result.violations:
         if violation not in seen:
@@ -42,7 +44,9 @@ def findings(result: ContractResult) -> list[Finding]:
     if not result.verdict.passes and not any(not f.expected for f in found):
         # A failing contract always shows at least one finding, at its table in the configuration.
         message = "; ".join(result.notes) or f"contract is {result.verdict.label}"
-        violation = Violation(path=result.source_path, line=result.source_line, code=NOT_KEPT, message=message)
+        violation = Violation(
+            path=result.source_path, line=result.source_line, code=NOT_KEPT, message=message
+        )
         found.append(Finding(result, "", violation, False))
     return found
 
@@ -93,7 +97,11 @@ def cut_notes(result: ContractResult) -> dict[Violation, str]:
     notes = {}
     for group in result.chain_groups:
         for cut in group.cut:
-            crossing = "only longer chains" if cut.chains == 0 else f"{cut.chains} of {group.chains} chain{'s' if group.chains != 1 else ''}"
+            crossing = (
+                "only longer chains"
+                if cut.chains == 0
+                else f"{cut.chains} of {group.chains} chain{'s' if group.chains != 1 else ''}"
+            )
             text = (
                 f"one of the {len(group.cut)} imports to remove to cut every chain from {group.source} to {group.target} "
                 f"({crossing} from {group.source} run through it)"

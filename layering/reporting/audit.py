@@ -32,7 +32,11 @@ def render_text(report: AuditReport) -> str:
 
 
 def _headline(contract: ContractAudit) -> str:
-    ident = f" [{contract.contract_id}]" if contract.contract_id and contract.contract_id != contract.name else ""
+    ident = (
+        f" [{contract.contract_id}]"
+        if contract.contract_id and contract.contract_id != contract.name
+        else ""
+    )
     count = len(contract.modules)
     disagreeing = count - contract.agreeing - contract.errors
     if not disagreeing and not contract.errors:
@@ -80,7 +84,15 @@ def _count(number: int, noun: str) -> str:
 
 def render_table(report: AuditReport) -> str:
     """One row per probe contract: what each reading says, and whether `loads` would do."""
-    header = ("contract", "modules", "agree", "runtime only", "source only", "errors", "loads alone")
+    header = (
+        "contract",
+        "modules",
+        "agree",
+        "runtime only",
+        "source only",
+        "errors",
+        "loads alone",
+    )
     rows = [
         (
             contract.contract_id or contract.name,
@@ -96,7 +108,11 @@ def render_table(report: AuditReport) -> str:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = []
     for row in [header, *rows]:
-        cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:-1])] + [row[-1]]
+        cells = (
+            [row[0].ljust(widths[0])]
+            + [cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:-1])]
+            + [row[-1]]
+        )
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines) + "\n"
 

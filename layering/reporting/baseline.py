@@ -15,19 +15,25 @@ def render(outcome: Baseline, config: str, file_format: str, dry_run: bool) -> s
     lines = []
     for entries in outcome.added:
         count = len(entries.values)
-        lines.append(f"{config}: {verb} {count} {'entry' if count == 1 else 'entries'} to {entries.option} of contract '{entries.contract}':")
+        lines.append(
+            f"{config}: {verb} {count} {'entry' if count == 1 else 'entries'} to {entries.option} of contract '{entries.contract}':"
+        )
         if file_format == "ini":
             lines.append(f"  # {outcome.comment}")
             lines.extend(f"  {value}" for value in entries.values)
         else:
             lines.extend(f"  {_toml(value)}, # {outcome.comment}" for value in entries.values)
     if not outcome.added:
-        lines.append(f"{config}: nothing to baseline: no contract of the selection is broken by an import")
+        lines.append(
+            f"{config}: nothing to baseline: no contract of the selection is broken by an import"
+        )
     lines.extend(f"{config}: {note}" for note in outcome.left_alone)
     if outcome.still_broken:
         lines.append(f"{config}: still not kept: {', '.join(outcome.still_broken)}")
     elif outcome.added:
-        lines.append(f"{config}: every baselined contract {'would be' if dry_run else 'is'} kept; the entries only shrink from now on (`layering prune` removes stale ones)")
+        lines.append(
+            f"{config}: every baselined contract {'would be' if dry_run else 'is'} kept; the entries only shrink from now on (`layering prune` removes stale ones)"
+        )
     return "\n".join(lines) + "\n"
 
 

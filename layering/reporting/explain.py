@@ -33,6 +33,10 @@ def render_json(explanation: Explanation) -> str:
         "imports": explanation.imports,
         "chains": sum(group.chains for group in explanation.groups),
         "cut": [entry for group in explanation.groups for entry in cut_entries(group)],
-        "listed": [[hop_to_data(hop) for hop in chain] for group in explanation.groups for chain in group.listed],
+        "listed": [
+            [hop_to_data(hop) for hop in chain]
+            for group in explanation.groups
+            for chain in group.listed
+        ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -35,7 +35,11 @@ def escape_property(value: str) -> str:
 
 
 def command(kind: str, message: str, **properties: object) -> str:
-    shown = ",".join(f"{key}={escape_property(str(value))}" for key, value in properties.items() if value not in (None, "", 0))
+    shown = ",".join(
+        f"{key}={escape_property(str(value))}"
+        for key, value in properties.items()
+        if value not in (None, "", 0)
+    )
     return f"::{kind}{' ' + shown if shown else ''}::{escape_data(message)}"
 
 
@@ -55,12 +59,19 @@ def render(report: RunReport, root: str | None = None) -> str:
             if finding.expected:
                 continue
             violation = finding.violation
-            hops = [hop.render() for hop in violation.chain if len(violation.chain) > 1 or hop.path != violation.path]
+            hops = [
+                hop.render()
+                for hop in violation.chain
+                if len(violation.chain) > 1 or hop.path != violation.path
+            ]
             body = [describe(violation)]
             if violation in in_cut:
                 body.append(in_cut[violation] + ("; the shortest:" if hops else ""))
             body.extend(hops)
-            body.append(f"contract: {result.name}" + (f" [{result.contract_id}]" if result.contract_id != result.name else ""))
+            body.append(
+                f"contract: {result.name}"
+                + (f" [{result.contract_id}]" if result.contract_id != result.name else "")
+            )
             if finding.item:
                 body.append(f"module: {finding.item}")
             body.extend(result.notes)
@@ -68,9 +79,13 @@ def render(report: RunReport, root: str | None = None) -> str:
                 command(
                     "error",
                     "\n".join(body),
-                    file=paths.display(violation.path) if violation.path else paths.display(result.source_path),
+                    file=paths.display(violation.path)
+                    if violation.path
+                    else paths.display(result.source_path),
                     line=violation.line if violation.path else result.source_line,
-                    col=violation.column if violation.path and violation.line and violation.column > 1 else None,
+                    col=violation.column
+                    if violation.path and violation.line and violation.column > 1
+                    else None,
                     title=f"{violation.code} {result.name}",
                 )
             )
@@ -78,7 +93,7 @@ def render(report: RunReport, root: str | None = None) -> str:
             lines.append(
                 command(
                     "notice",
-                    f"{len(known)} known violation(s) (expect = \"broken\" / expect_loaded): remove the expectation once fixed",
+                    f'{len(known)} known violation(s) (expect = "broken" / expect_loaded): remove the expectation once fixed',
                     file=paths.display(result.source_path),
                     line=result.source_line,
                     title=f"{result.name} is broken as expected",

@@ -29,11 +29,17 @@ def _title(graph: PackageGraph) -> str:
 
 
 def _edge_label(edge: GraphEdge) -> str:
-    return f"{edge.imports}; breaks {', '.join(edge.broken_by)}" if edge.broken_by else str(edge.imports)
+    return (
+        f"{edge.imports}; breaks {', '.join(edge.broken_by)}"
+        if edge.broken_by
+        else str(edge.imports)
+    )
 
 
 def _node_label(node: GraphNode) -> str:
-    return f"{node.name} (breaks {', '.join(node.broken_by)} inside)" if node.broken_by else node.name
+    return (
+        f"{node.name} (breaks {', '.join(node.broken_by)} inside)" if node.broken_by else node.name
+    )
 
 
 def _one_line(text: str) -> str:
@@ -56,11 +62,15 @@ def render_mermaid(graph: PackageGraph) -> str:
     ]
     for node in graph.nodes:
         label = _mermaid_text(_node_label(node))
-        lines.append(f"  {ids[node.name]}([{label}])" if node.external else f"  {ids[node.name]}[{label}]")
+        lines.append(
+            f"  {ids[node.name]}([{label}])" if node.external else f"  {ids[node.name]}[{label}]"
+        )
     marked = []
     for position, edge in enumerate(graph.edges):
         arrow = "==>" if edge.broken_by else "-->"
-        lines.append(f"  {ids[edge.importer]} {arrow}|{_mermaid_text(_edge_label(edge))}| {ids[edge.imported]}")
+        lines.append(
+            f"  {ids[edge.importer]} {arrow}|{_mermaid_text(_edge_label(edge))}| {ids[edge.imported]}"
+        )
         if edge.broken_by:
             marked.append(str(position))
     if marked:
@@ -90,13 +100,24 @@ def render_dot(graph: PackageGraph) -> str:
         if node.external:
             attributes.append("style=dashed")
         if node.broken_by:
-            attributes += [f"label={_dot_text(_node_label(node))}", "color=red", "fontcolor=red", "penwidth=2"]
-        lines.append(f"  {_dot_text(node.name)}" + (f" [{', '.join(attributes)}]" if attributes else "") + ";")
+            attributes += [
+                f"label={_dot_text(_node_label(node))}",
+                "color=red",
+                "fontcolor=red",
+                "penwidth=2",
+            ]
+        lines.append(
+            f"  {_dot_text(node.name)}"
+            + (f" [{', '.join(attributes)}]" if attributes else "")
+            + ";"
+        )
     for edge in graph.edges:
         attributes = [f"label={_dot_text(_edge_label(edge))}"]
         if edge.broken_by:
             attributes += ["color=red", "fontcolor=red", "penwidth=2"]
-        lines.append(f"  {_dot_text(edge.importer)} -> {_dot_text(edge.imported)} [{', '.join(attributes)}];")
+        lines.append(
+            f"  {_dot_text(edge.importer)} -> {_dot_text(edge.imported)} [{', '.join(attributes)}];"
+        )
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -112,10 +133,21 @@ def document(graph: PackageGraph, exit_code: int) -> dict[str, Any]:
         "broken_contracts": list(graph.broken_contracts),
         "undrawn_broken_imports": graph.undrawn,
         "nodes": [
-            {"name": n.name, "modules": n.modules, "external": n.external, "broken_by": list(n.broken_by)} for n in graph.nodes
+            {
+                "name": n.name,
+                "modules": n.modules,
+                "external": n.external,
+                "broken_by": list(n.broken_by),
+            }
+            for n in graph.nodes
         ],
         "edges": [
-            {"importer": e.importer, "imported": e.imported, "imports": e.imports, "broken_by": list(e.broken_by)}
+            {
+                "importer": e.importer,
+                "imported": e.imported,
+                "imports": e.imports,
+                "broken_by": list(e.broken_by),
+            }
             for e in graph.edges
         ],
     }
@@ -126,8 +158,16 @@ def render_json(graph: PackageGraph, exit_code: int) -> str:
 
 
 def render_json_error(error: ConfigError) -> str:
-    errors = [{"path": p.path, "line": p.line, "column": p.column, "message": p.message, "hint": p.hint} for p in error.problems]
-    data = {"schema": SCHEMA, "tool": {"name": "layering", "version": VERSION}, "exit_code": 2, "errors": errors}
+    errors = [
+        {"path": p.path, "line": p.line, "column": p.column, "message": p.message, "hint": p.hint}
+        for p in error.problems
+    ]
+    data = {
+        "schema": SCHEMA,
+        "tool": {"name": "layering", "version": VERSION},
+        "exit_code": 2,
+        "errors": errors,
+    }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -146,7 +186,9 @@ def notes(graph: PackageGraph, format: str, text: str) -> list[str]:
             f"{'are' if graph.undrawn != 1 else 'is'} not drawn (not between two modules of "
             f"{graph.package or 'the root packages'}); layering check lists every one"
         )
-    if format == "mermaid" and (len(graph.edges) > MERMAID_MAX_EDGES or len(text) > MERMAID_MAX_TEXT):
+    if format == "mermaid" and (
+        len(graph.edges) > MERMAID_MAX_EDGES or len(text) > MERMAID_MAX_TEXT
+    ):
         found.append(
             f"{len(graph.edges)} edges, {len(text):,} characters: Mermaid draws at most {MERMAID_MAX_EDGES} edges and "
             f"{MERMAID_MAX_TEXT:,} characters by default; give a smaller --depth or a subpackage"
@@ -156,4 +198,9 @@ def notes(graph: PackageGraph, format: str, text: str) -> list[str]:
 
 def error_lines(report: RunReport) -> list[str]:
     """The findings of contracts that could not be decided (exit code 2), one a line."""
-    return [f"contract '{r.contract_id}': {v.render()}" for r in report.results if r.verdict is Verdict.ERROR for v in r.violations]
+    return [
+        f"contract '{r.contract_id}': {v.render()}"
+        for r in report.results
+        if r.verdict is Verdict.ERROR
+        for v in r.violations
+    ]

@@ -56,7 +56,13 @@ def error_document(error: ConfigError) -> dict[str, Any]:
         "tool": _tool(),
         "exit_code": 2,
         "errors": [
-            {"path": p.path, "line": p.line, "column": p.column, "message": p.message, "hint": p.hint}
+            {
+                "path": p.path,
+                "line": p.line,
+                "column": p.column,
+                "message": p.message,
+                "hint": p.hint,
+            }
             for p in error.problems
         ],
     }
@@ -85,7 +91,10 @@ def _contract(result: ContractResult) -> dict[str, Any]:
         "violations": [violation_to_data(v) for v in result.violations],
         "notes": list(result.notes),
         "items": [_item(i) for i in result.items],
-        "stale": [{"option": e.option, "index": e.index, "text": e.text, "name": e.name} for e in result.stale],
+        "stale": [
+            {"option": e.option, "index": e.index, "text": e.text, "name": e.name}
+            for e in result.stale
+        ],
         "cut": [entry for group in result.chain_groups for entry in cut_entries(group)],
         "chain_groups": [
             {
@@ -132,7 +141,7 @@ def _item(item: ItemResult) -> dict[str, Any]:
     return {
         "key": item.key,
         "kind": "control" if control else "module",
-        "module": item.key[len(CONTROL_PREFIX):] if control else item.key,
+        "module": item.key[len(CONTROL_PREFIX) :] if control else item.key,
         "verdict": item.verdict.value,
         "passes": item.verdict.passes,
         "expected_broken": item.expected_broken,

@@ -29,7 +29,9 @@ from layering.reporting._findings import (
     findings,
 )
 
-SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SCHEMA_URI = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
 INFORMATION_URI = "https://pypi.org/project/layering/"
 SRCROOT = "%SRCROOT%"
 
@@ -70,7 +72,9 @@ def relative_uri(relative: str) -> str:
     return urllib.parse.quote(relative, safe="/!$&'()*+,;=@")
 
 
-def _location(paths: PathMapper, path: str, line: int, column: int = 0, message: str = "") -> dict[str, Any]:
+def _location(
+    paths: PathMapper, path: str, line: int, column: int = 0, message: str = ""
+) -> dict[str, Any]:
     relative = paths.relative(path)
     if relative is not None:
         artifact = {"uri": relative_uri(relative), "uriBaseId": SRCROOT}
@@ -95,15 +99,30 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) 
     text += f" (contract: {contract.name}"
     text += f" [{contract.contract_id}]" if contract.contract_id != contract.name else ""
     text += f"; module {finding.item})" if finding.item else ")"
-    path, line = (violation.path, violation.line) if violation.path else (contract.source_path, contract.source_line)
-    fingerprint = "\0".join((contract.contract_id, finding.item, violation.code, violation.importer, violation.imported, violation.message))
+    path, line = (
+        (violation.path, violation.line)
+        if violation.path
+        else (contract.source_path, contract.source_line)
+    )
+    fingerprint = "\0".join(
+        (
+            contract.contract_id,
+            finding.item,
+            violation.code,
+            violation.importer,
+            violation.imported,
+            violation.message,
+        )
+    )
     result: dict[str, Any] = {
         "ruleId": violation.code,
         "ruleIndex": rule_index,
         "level": "error",
         "message": {"text": text},
         "locations": [_location(paths, path, line, violation.column)],
-        "partialFingerprints": {"layeringFinding/v1": hashlib.sha256(fingerprint.encode()).hexdigest()[:32]},
+        "partialFingerprints": {
+            "layeringFinding/v1": hashlib.sha256(fingerprint.encode()).hexdigest()[:32]
+        },
         "properties": {
             "contract": contract.contract_id,
             "contractName": contract.name,
@@ -128,7 +147,11 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) 
                 "threadFlows": [
                     {
                         "locations": [
-                            {"location": _location(paths, h.path, h.line, message=h.describe()), "nestingLevel": 0, "executionOrder": number}
+                            {
+                                "location": _location(paths, h.path, h.line, message=h.describe()),
+                                "nestingLevel": 0,
+                                "executionOrder": number,
+                            }
                             for number, h in enumerate(hops, start=1)
                         ]
                     }
@@ -137,7 +160,11 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) 
         ]
     if finding.expected:
         result["suppressions"] = [
-            {"kind": "external", "status": "accepted", "justification": 'known: expect = "broken" / expect_loaded in the configuration'}
+            {
+                "kind": "external",
+                "status": "accepted",
+                "justification": 'known: expect = "broken" / expect_loaded in the configuration',
+            }
         ]
     return result
 
@@ -145,17 +172,26 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) 
 def render(report: RunReport, root: str | None = None) -> str:
     """The log, its paths relative to `%SRCROOT%`: `root`, by default the configuration's
     directory, the base every report format uses."""
-    paths = PathMapper(report.config_path, root or os.path.dirname(os.path.abspath(report.config_path)))
+    paths = PathMapper(
+        report.config_path, root or os.path.dirname(os.path.abspath(report.config_path))
+    )
     found = [f for r in report.results for f in findings(r)]
     in_cut = {v: note for r in report.results for v, note in cut_notes(r).items()}
     codes = list(RULES)
     codes.extend(sorted({f.violation.code for f in found} - set(codes)))
     index = {code: number for number, code in enumerate(codes)}
     notifications = [
-        {"level": "warning", "message": {"text": warning}, "descriptor": {"id": "configuration-warning"}}
+        {
+            "level": "warning",
+            "message": {"text": warning},
+            "descriptor": {"id": "configuration-warning"},
+        }
         for warning in report.warnings
     ]
-    invocation: dict[str, Any] = {"executionSuccessful": report.exit_code != 2, "exitCode": report.exit_code}
+    invocation: dict[str, Any] = {
+        "executionSuccessful": report.exit_code != 2,
+        "exitCode": report.exit_code,
+    }
     if notifications:
         invocation["toolConfigurationNotifications"] = notifications
     run = {
@@ -183,7 +219,13 @@ def render_error(error: ConfigError, root: str | None = None) -> str:
     run = {
         "tool": {"driver": _driver(list(RULES))},
         "originalUriBaseIds": _base_ids(paths),
-        "invocations": [{"executionSuccessful": False, "exitCode": 2, "toolConfigurationNotifications": notifications}],
+        "invocations": [
+            {
+                "executionSuccessful": False,
+                "exitCode": 2,
+                "toolConfigurationNotifications": notifications,
+            }
+        ],
         "results": [],
     }
     return _log(run)

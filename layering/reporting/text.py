@@ -38,8 +38,14 @@ def render_result(result: ContractResult, colour: bool = False) -> list[str]:
     label = result.verdict.label
     if colour:
         label = f"\x1b[{_COLOURS[result.verdict]}m{label}\x1b[0m"
-    ident = f" [{result.contract_id}]" if result.contract_id and result.contract_id != result.name else ""
-    ignored = f" ({_count(result.ignored_imports, 'ignored import')})" if result.ignored_imports else ""
+    ident = (
+        f" [{result.contract_id}]"
+        if result.contract_id and result.contract_id != result.name
+        else ""
+    )
+    ignored = (
+        f" ({_count(result.ignored_imports, 'ignored import')})" if result.ignored_imports else ""
+    )
     lines = [f"{result.name}{ident} {label}{ignored}"]
     if result.probe_setting is not None:
         lines.extend(f"  {line}" for line in result.probe_setting.lines())
@@ -63,15 +69,21 @@ def violation_lines(result: ContractResult) -> list[str]:
     for group in result.chain_groups:
         lines.extend(group_lines(group, keeps=only_chains and alone, titled=not alone))
     if len(result.chain_groups) > 1:
-        total = len({(cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut})
-        lines.append(f"  Removing the {_count(total, 'import')} above {'keeps the contract' if only_chains else 'cuts every chain'}.")
+        total = len(
+            {(cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut}
+        )
+        lines.append(
+            f"  Removing the {_count(total, 'import')} above {'keeps the contract' if only_chains else 'cuts every chain'}."
+        )
     for violation in result.violations:
         if violation in in_groups:
             continue
         first, *rest = violation.render().splitlines() or [""]
         lines.append(f"  {first}")
         lines.extend(f"    {line}" for line in rest)
-        if len(violation.chain) > 1 or (violation.chain and violation.chain[0].path != violation.path):
+        if len(violation.chain) > 1 or (
+            violation.chain and violation.chain[0].path != violation.path
+        ):
             for hop in violation.chain:
                 lines.append(f"    {hop.render()}")
     for note in result.notes:
@@ -84,13 +96,26 @@ def group_lines(group: ChainGroup, keeps: bool, titled: bool, codes: bool = True
     listed with --chains, and how many more there are. A group of direct imports only needs no
     title, unless other groups stand beside it."""
     these = "this import" if len(group.cut) == 1 else f"these {len(group.cut)} imports"
-    outcome = "keeps the contract" if keeps else ("cuts it" if group.chains == 1 else "cuts them all")
-    only_direct = group.chains == len(group.cut) and all(len(cut.example) == 1 for cut in group.cut)
-    lines = [] if only_direct and not titled else [f"  {_count(group.chains, 'chain')} from {group.source} to {group.target}; removing {these} {outcome}:"]
+    outcome = (
+        "keeps the contract" if keeps else ("cuts it" if group.chains == 1 else "cuts them all")
+    )
+    only_direct = group.chains == len(group.cut) and all(
+        len(cut.example) == 1 for cut in group.cut
+    )
+    lines = (
+        []
+        if only_direct and not titled
+        else [
+            f"  {_count(group.chains, 'chain')} from {group.source} to {group.target}; removing {these} {outcome}:"
+        ]
+    )
     for cut in group.cut:
         lines.extend(_statement_lines(cut.statements, codes))
         first = cut.statements[0]
-        if len(cut.example) == 1 and (cut.example[0].path, cut.example[0].line) == (first.path, first.line):
+        if len(cut.example) == 1 and (cut.example[0].path, cut.example[0].line) == (
+            first.path,
+            first.line,
+        ):
             continue  # the import is the whole chain
         if cut.chains == 0:
             lines.append("    only chains longer than the shortest run through it, e.g.:")
@@ -99,12 +124,23 @@ def group_lines(group: ChainGroup, keeps: bool, titled: bool, codes: bool = True
         elif cut.chains == group.chains:
             lines.append(f"    all {group.chains} chains run through it; the shortest:")
         else:
-            lines.append(f"    {cut.chains} of the {_count(group.chains, 'chain')} run{'s' if cut.chains == 1 else ''} through it; the shortest:")
+            lines.append(
+                f"    {cut.chains} of the {_count(group.chains, 'chain')} run{'s' if cut.chains == 1 else ''} through it; the shortest:"
+            )
         lines.extend(f"      {hop.render()}" for hop in cut.example)
     if group.listed:
-        lines.append(f"  the {_count(len(group.listed), 'shortest chain')}:" if len(group.listed) < group.chains else f"  all {group.chains} chains (the shortest from each import of a source module that leads there):" if group.chains > 1 else "  the only chain:")
+        lines.append(
+            f"  the {_count(len(group.listed), 'shortest chain')}:"
+            if len(group.listed) < group.chains
+            else f"  all {group.chains} chains (the shortest from each import of a source module that leads there):"
+            if group.chains > 1
+            else "  the only chain:"
+        )
         for chain in group.listed:
-            lines.extend(f"    {'- ' if number == 0 else '  '}{hop.render()}" for number, hop in enumerate(chain))
+            lines.extend(
+                f"    {'- ' if number == 0 else '  '}{hop.render()}"
+                for number, hop in enumerate(chain)
+            )
     more = group.chains - group.shown
     if more > 0:
         lines.append(f"  ... and {_count(more, 'more chain')} (--chains all to list them)")
@@ -131,8 +167,14 @@ def _statement_lines(statements: tuple[Violation, ...], codes: bool) -> list[str
         names = sorted({name for statement in run for name in statement.names})
         quals = f" [{', '.join(first.qualifiers)}]" if first.qualifiers else ""
         ranges = _line_ranges([statement.line for statement in run])
-        where = ", ".join(ranges) if len(ranges) <= 6 else f"{', '.join(ranges[:5])} and {len(ranges) - 5} more"
-        lines.append(f"  {first.path}:{first.line}: {code}{first.importer} imports {first.imported}{shown_names(names)}{quals} ({len(run)} statements, lines {where})")
+        where = (
+            ", ".join(ranges)
+            if len(ranges) <= 6
+            else f"{', '.join(ranges[:5])} and {len(ranges) - 5} more"
+        )
+        lines.append(
+            f"  {first.path}:{first.line}: {code}{first.importer} imports {first.imported}{shown_names(names)}{quals} ({len(run)} statements, lines {where})"
+        )
     return lines
 
 
@@ -151,7 +193,10 @@ def _count(number: int, noun: str) -> str:
 
 
 def summary(report: RunReport) -> str:
-    parts = [f"{report.count(Verdict.KEPT)} kept", f"{report.count(Verdict.BROKEN) + report.count(Verdict.UNEXPECTEDLY_KEPT)} broken"]
+    parts = [
+        f"{report.count(Verdict.KEPT)} kept",
+        f"{report.count(Verdict.BROKEN) + report.count(Verdict.UNEXPECTEDLY_KEPT)} broken",
+    ]
     if report.count(Verdict.EXPECTED_BROKEN):
         parts.append(f"{report.count(Verdict.EXPECTED_BROKEN)} broken as expected")
     if report.count(Verdict.ERROR):
@@ -166,7 +211,9 @@ def summary(report: RunReport) -> str:
 
 def render_error(error: ConfigError) -> str:
     """Each problem as `path:line:col: error: message`, paths relative to the working directory."""
-    return "\n".join(p._replace(path=relative_path(p.path)).render() for p in error.problems) + "\n"
+    return (
+        "\n".join(p._replace(path=relative_path(p.path)).render() for p in error.problems) + "\n"
+    )
 
 
 def relative_path(path: str) -> str:

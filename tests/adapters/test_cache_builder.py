@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import glob
 import json
-import marshal
 import os
 import subprocess
 import sys
@@ -16,7 +15,9 @@ from pathlib import Path
 import pytest
 from cache_support import mark_first_verdict, read_cache_file
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the builder forks on Linux only")
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the builder forks on Linux only"
+)
 
 MODULES = 40
 CONTRACTS = """
@@ -39,12 +40,19 @@ layers = ["app.high", "app.low"]
 def write_package(root: Path) -> None:
     """app.high and app.low, 20 modules each, each module importing two others (some low ones
     high ones: both contracts are broken)."""
-    files = {"contracts.toml": CONTRACTS, "src/app/__init__.py": "", "src/app/high/__init__.py": "", "src/app/low/__init__.py": ""}
+    files = {
+        "contracts.toml": CONTRACTS,
+        "src/app/__init__.py": "",
+        "src/app/high/__init__.py": "",
+        "src/app/low/__init__.py": "",
+    }
     for number in range(MODULES):
         layer = "low" if number < MODULES // 2 else "high"
         targets = sorted({(number + 1) % MODULES, (number * 7 + 3) % MODULES} - {number})
         lines = [f"from app.{'low' if t < MODULES // 2 else 'high'} import m{t}" for t in targets]
-        files[f"src/app/{layer}/m{number}.py"] = "\n".join(["import json", *lines, "", "def f():", "    import os", "    return os, json", ""])
+        files[f"src/app/{layer}/m{number}.py"] = "\n".join(
+            ["import json", *lines, "", "def f():", "    import os", "    return os, json", ""]
+        )
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
@@ -53,7 +61,9 @@ def write_package(root: Path) -> None:
 def cache_content(root: Path) -> dict:
     """Every file of the cache, decoded, the manifest without the time it was written."""
     found = {}
-    for path in sorted(glob.glob(str(root / ".layering_cache" / "**" / "*.marshal"), recursive=True)):
+    for path in sorted(
+        glob.glob(str(root / ".layering_cache" / "**" / "*.marshal"), recursive=True)
+    ):
         data = read_cache_file(path)
         if isinstance(data, dict):
             data.pop("written_ns", None)
@@ -66,10 +76,19 @@ def run_layering(root: Path, prelude: str = "", seed: str = "0") -> subprocess.C
     script = f"{prelude}\nimport sys\nsys.argv = ['layering', 'check']\nfrom layering.cli import run\nrun()\n"
     env = {**os.environ, "PYTHONHASHSEED": seed}
     env.pop("PYTHONPATH", None)
-    return subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
-A_THREAD = "import threading, time\nthreading.Thread(target=time.sleep, args=(120,), daemon=True).start()"
+A_THREAD = (
+    "import threading, time\nthreading.Thread(target=time.sleep, args=(120,), daemon=True).start()"
+)
 
 
 def test_a_run_from_an_empty_cache_writes_the_same_cache_forked_or_on_a_thread(tmp_path):
@@ -81,26 +100,41 @@ def test_a_run_from_an_empty_cache_writes_the_same_cache_forked_or_on_a_thread(t
     assert set(written) == {
         ".layering_cache/manifest.marshal",
         ".layering_cache/grimp/imports.marshal",
-        *(os.path.relpath(p, tmp_path) for p in glob.glob(str(tmp_path / ".layering_cache" / "results-*.marshal"))),
+        *(
+            os.path.relpath(p, tmp_path)
+            for p in glob.glob(str(tmp_path / ".layering_cache" / "results-*.marshal"))
+        ),
     }
     manifest = written[".layering_cache/manifest.marshal"]
     assert len(manifest["files"]) == MODULES + 3
-    assert all(digest != "unreadable" and signature for _, digest, signature in manifest["files"].values())
+    assert all(
+        digest != "unreadable" and signature for _, digest, signature in manifest["files"].values()
+    )
 
     for path in glob.glob(str(tmp_path / ".layering_cache" / "**" / "*.marshal"), recursive=True):
         os.remove(path)
     threaded = run_layering(tmp_path, prelude=A_THREAD, seed="1")
-    assert (threaded.returncode, threaded.stdout, threaded.stderr) == (forked.returncode, forked.stdout, forked.stderr)
+    assert (threaded.returncode, threaded.stdout, threaded.stderr) == (
+        forked.returncode,
+        forked.stdout,
+        forked.stderr,
+    )
     assert cache_content(tmp_path) == written
 
     mark_first_verdict(tmp_path, "kept")  # a run that says so reused what the builder signed
     warm = run_layering(tmp_path)
-    assert "low-not-high" in warm.stdout and "KEPT" in warm.stdout and warm.stdout.count("BROKEN") == forked.stdout.count("BROKEN") - 1
+    assert (
+        "low-not-high" in warm.stdout
+        and "KEPT" in warm.stdout
+        and warm.stdout.count("BROKEN") == forked.stdout.count("BROKEN") - 1
+    )
 
 
 def python(script: str, cwd: Path) -> str:
     """Run `script` in a fresh interpreter (one thread, as the CLI starts) and give its output."""
-    done = subprocess.run([sys.executable, "-c", script], cwd=cwd, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -146,25 +180,39 @@ json.dump({"problems": [beside, here], "same_written": load("beside") == load("h
 """
 
 
-def build_both(tmp_path: Path, files: int, read: int, statements: int, before_reading: str = "") -> dict:
+def build_both(
+    tmp_path: Path, files: int, read: int, statements: int, before_reading: str = ""
+) -> dict:
     for number in range(files):
-        (tmp_path / f"m{number}.py").write_text(f"import m{(number + 1) % files}\n" * (number % 5 + 1))
+        (tmp_path / f"m{number}.py").write_text(
+            f"import m{(number + 1) % files}\n" * (number % 5 + 1)
+        )
     for name in ("beside", "here"):
         (tmp_path / name).mkdir()
-    script = BUILD_BOTH.replace("__FILES__", str(files)).replace("__READ__", str(read)).replace("__STATEMENTS__", str(statements))
+    script = (
+        BUILD_BOTH.replace("__FILES__", str(files))
+        .replace("__READ__", str(read))
+        .replace("__STATEMENTS__", str(statements))
+    )
     return json.loads(python(script.replace("__BEFORE_READING__", before_reading), tmp_path))
 
 
 def test_a_reading_of_many_megabytes_reaches_the_builder_whole(tmp_path):
     # 30,000 modules of 8 statements: about 5 MB to hand over, five times the pipe's room.
-    assert build_both(tmp_path, files=400, read=30_000, statements=8) == {"problems": [["stored beside"], ["stored here"]], "same_written": True, "modules": 30_000}
+    assert build_both(tmp_path, files=400, read=30_000, statements=8) == {
+        "problems": [["stored beside"], ["stored here"]],
+        "same_written": True,
+        "modules": 30_000,
+    }
 
 
 KILL_THE_BUILDER = "import signal\nfor child in open(f'/proc/self/task/{os.getpid()}/children').read().split():\n    os.kill(int(child), signal.SIGKILL)"
 
 
 def test_a_builder_process_that_dies_leaves_its_work_to_the_run(tmp_path):
-    assert build_both(tmp_path, files=50, read=50, statements=3, before_reading=KILL_THE_BUILDER) == {"problems": [["stored beside"], ["stored here"]], "same_written": True, "modules": 50}
+    assert build_both(
+        tmp_path, files=50, read=50, statements=3, before_reading=KILL_THE_BUILDER
+    ) == {"problems": [["stored beside"], ["stored here"]], "same_written": True, "modules": 50}
 
 
 def test_a_cancelled_builder_leaves_no_process_and_writes_nothing(tmp_path):
@@ -179,5 +227,7 @@ builder.imports_read(".", "test", "i", {"m0": (("os", 1, "import os", False),)},
 builder.cancel()
 print(json.dumps([open(f"/proc/self/task/{os.getpid()}/children").read().split(), sorted(os.listdir("."))]))
 """
-    assert json.loads(python(script, tmp_path)) == [[], [f"m{number}.py" for number in sorted(range(20), key=str)]]
-
+    assert json.loads(python(script, tmp_path)) == [
+        [],
+        [f"m{number}.py" for number in sorted(range(20), key=str)],
+    ]

@@ -31,5 +31,8 @@ def test_an_edit_keeps_comments_and_the_file_mode(tmp_path):
     path.write_text(TEXT)
     path.chmod(0o640)
     config_editor.remove_entries(str(path), (), [(0, StaleEntry("allow", 0, "a -> b"))])
-    assert path.read_text() == '# keep\nroot_packages = ["app"]\n\n[[contracts]]\nallow = ["c -> d"]  # two\n'
+    assert (
+        path.read_text()
+        == '# keep\nroot_packages = ["app"]\n\n[[contracts]]\nallow = ["c -> d"]  # two\n'
+    )
     assert path.stat().st_mode & 0o777 == 0o640

@@ -23,7 +23,9 @@ def read(tmp_path: Path, source: str) -> list:
     path.write_text(textwrap.dedent(source).lstrip("\n"), encoding="utf-8")
     found = executed_imports(str(path))
     assert sorted(found, key=repr) == full_parse(path)
-    return [(r.first_line, r.module or r.names[0].name, r.scope.value, r.conditional) for r in found]
+    return [
+        (r.first_line, r.module or r.names[0].name, r.scope.value, r.conditional) for r in found
+    ]
 
 
 def test_code_at_column_0_inside_a_string_is_not_an_import(tmp_path):

@@ -15,7 +15,11 @@ from layering.adapters.result_cache import hashed_file
 
 
 @settings(max_examples=60, deadline=None)
-@given(data=st.binary(min_size=1, max_size=4096), position=st.integers(min_value=0), flip=st.integers(min_value=1, max_value=255))
+@given(
+    data=st.binary(min_size=1, max_size=4096),
+    position=st.integers(min_value=0),
+    flip=st.integers(min_value=1, max_value=255),
+)
 def test_any_changed_byte_changes_the_digest(tmp_path_factory, data, position, flip):
     folder = tmp_path_factory.mktemp("digests")
     before, after = folder / "before.py", folder / "after.py"
@@ -33,7 +37,12 @@ def test_the_digest_is_the_same_in_another_process_under_any_hash_seed(tmp_path:
     here = hashed_file(str(source))[0]
     for seed in ("0", "1", "12345"):
         there = subprocess.run(
-            [sys.executable, "-c", "import sys; from layering.adapters.result_cache import hashed_file; print(hashed_file(sys.argv[1])[0])", str(source)],
+            [
+                sys.executable,
+                "-c",
+                "import sys; from layering.adapters.result_cache import hashed_file; print(hashed_file(sys.argv[1])[0])",
+                str(source),
+            ],
             env={**os.environ, "PYTHONHASHSEED": seed},
             capture_output=True,
             text=True,

@@ -64,19 +64,35 @@ def test_an_unchanged_file_is_not_scanned_again_whatever_its_time(tmp_path, scan
     second = build(tmp_path, cache)
     assert scans[1:] == [{"app.c"}]
     assert edges(second) == edges(first) | {("app.c", "app.d")}
-    assert edges(second) == edges(grimp_scan.scan_graph(find_package_files(("app",), (str(tmp_path),)), False, False, None))
+    assert edges(second) == edges(
+        grimp_scan.scan_graph(find_package_files(("app",), (str(tmp_path),)), False, False, None)
+    )
 
 
 def test_a_file_written_by_another_grimp_is_empty_not_damaged(tmp_path):
-    ImportCache(str(tmp_path), "grimp 1.0").write({"app.a": ("d", "s", (("app.b", 1, "from app import b", False),))})
-    assert ImportCache(str(tmp_path), "grimp 1.0").load() == {"app.a": ("d", "s", (("app.b", 1, "from app import b", False),))}
+    ImportCache(str(tmp_path), "grimp 1.0").write(
+        {"app.a": ("d", "s", (("app.b", 1, "from app import b", False),))}
+    )
+    assert ImportCache(str(tmp_path), "grimp 1.0").load() == {
+        "app.a": ("d", "s", (("app.b", 1, "from app import b", False),))
+    }
     other = ImportCache(str(tmp_path), "grimp 2.0")
     assert other.load() == {}
     assert not other.damaged
     assert [p.name for p in tmp_path.iterdir()] == [FILE_NAME]  # no temporary file left behind
 
 
-@pytest.mark.parametrize("content", [b"", b"garbage", b"\xe3\x00\x00\x00", marshal.dumps([1, 2]), marshal.dumps(((FORMAT, sys.version, "grimp 1.0"), {"app.a": 3})), None])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"garbage",
+        b"\xe3\x00\x00\x00",
+        marshal.dumps([1, 2]),
+        marshal.dumps(((FORMAT, sys.version, "grimp 1.0"), {"app.a": 3})),
+        None,
+    ],
+)
 def test_a_damaged_file_is_empty_and_said(tmp_path, content):
     path = tmp_path / FILE_NAME
     if content is None:

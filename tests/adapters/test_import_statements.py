@@ -92,22 +92,41 @@ def test_traps(tmp_path: Path) -> None:
     _same(textwrap.dedent(TRAPS).lstrip(), tmp_path)
 
 
-def test_statements_that_start_their_line_are_read_without_parsing_the_whole_file(tmp_path: Path) -> None:
+def test_statements_that_start_their_line_are_read_without_parsing_the_whole_file(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "module.py"
     path.write_text(textwrap.dedent(TRAPS).lstrip(), encoding="utf-8")
     lines = path.read_text(encoding="utf-8").splitlines()
-    plain = {raw.first_line for raw in parse_imports(str(path)) if lines[raw.first_line - 1].lstrip().startswith(("import", "from"))}
+    plain = {
+        raw.first_line
+        for raw in parse_imports(str(path))
+        if lines[raw.first_line - 1].lstrip().startswith(("import", "from"))
+    }
     fast = ImportStatements(str(path))
     assert len(fast.imports_at(plain)) >= len(plain)
     assert fast._whole is None  # `x = '(' ; import ae` would need it
 
 
 HEADERS = [
-    "def f{n}():", "async def f{n}():", "class C{n}:", "if TYPE_CHECKING:", "if typing.TYPE_CHECKING:",
-    "if x{n}:", "for i{n} in y:", "while w{n}:", "with m{n}:", "try:",
+    "def f{n}():",
+    "async def f{n}():",
+    "class C{n}:",
+    "if TYPE_CHECKING:",
+    "if typing.TYPE_CHECKING:",
+    "if x{n}:",
+    "for i{n} in y:",
+    "while w{n}:",
+    "with m{n}:",
+    "try:",
 ]
 # The clauses a block may have, in the order Python wants them; `try` always has its except.
-CLAUSES = {"if": ["elif TYPE_CHECKING:", "elif z:", "else:"], "try": ["else:", "finally:"], "for": ["else:"], "while": ["else:"]}
+CLAUSES = {
+    "if": ["elif TYPE_CHECKING:", "elif z:", "else:"],
+    "try": ["else:", "finally:"],
+    "for": ["else:"],
+    "while": ["else:"],
+}
 # "\x01" marks a line that stays at column 0 however deep its block is: a string's or a
 # bracket's continuation, which a lexical pass must not read as the end of a block.
 NOISE = [
@@ -126,11 +145,27 @@ def blocks(draw, depth: int = 0) -> list[str]:
     lines: list[str] = []
     for _ in range(draw(st.integers(1, 4))):
         n = draw(st.integers(0, 99))
-        kind = draw(st.sampled_from(["import", "from", "noise", "block"] if depth < 3 else ["import", "from", "noise"]))
+        kind = draw(
+            st.sampled_from(
+                ["import", "from", "noise", "block"] if depth < 3 else ["import", "from", "noise"]
+            )
+        )
         if kind == "import":
-            lines.append(f"import m{n}" + draw(st.sampled_from(["", ", m2", "; import m3", " as alias"])))
+            lines.append(
+                f"import m{n}" + draw(st.sampled_from(["", ", m2", "; import m3", " as alias"]))
+            )
         elif kind == "from":
-            lines.append(draw(st.sampled_from([f"from p{n} import q", f"from . import (\n    a{n},\n    b,\n)", f"from .. import \\\n    c{n}"])))
+            lines.append(
+                draw(
+                    st.sampled_from(
+                        [
+                            f"from p{n} import q",
+                            f"from . import (\n    a{n},\n    b,\n)",
+                            f"from .. import \\\n    c{n}",
+                        ]
+                    )
+                )
+            )
         elif kind == "noise":
             lines.append(draw(st.sampled_from(NOISE)).format(n=n))
         else:
@@ -139,15 +174,25 @@ def blocks(draw, depth: int = 0) -> list[str]:
             lines.extend(_indented(["pass", *draw(blocks(depth + 1))]))
             keyword = header.split()[0].rstrip(":")
             clauses = CLAUSES.get(keyword, [])
-            chosen = draw(st.lists(st.sampled_from(clauses), max_size=2, unique=True)) if clauses else []
-            for clause in (["except E:"] if keyword == "try" else []) + sorted(chosen, key=clauses.index):
+            chosen = (
+                draw(st.lists(st.sampled_from(clauses), max_size=2, unique=True))
+                if clauses
+                else []
+            )
+            for clause in (["except E:"] if keyword == "try" else []) + sorted(
+                chosen, key=clauses.index
+            ):
                 lines.append(clause)
                 lines.extend(_indented(["pass", *draw(blocks(depth + 1))]))
     return lines
 
 
 def _indented(lines: list[str]) -> list[str]:
-    return [part if part.startswith("\x01") else "    " + part for text in lines for part in text.split("\n")]
+    return [
+        part if part.startswith("\x01") else "    " + part
+        for text in lines
+        for part in text.split("\n")
+    ]
 
 
 @settings(max_examples=200, deadline=None)

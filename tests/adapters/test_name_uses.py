@@ -17,7 +17,11 @@ def uses(tmp_path, source: str) -> list[tuple[str, str, int, str, bool]]:
         if binding is None:
             bound = "<string>"
         else:
-            bound = ("." * binding.level) + (binding.module or "") + (f":{binding.name}" if binding.name else "")
+            bound = (
+                ("." * binding.level)
+                + (binding.module or "")
+                + (f":{binding.name}" if binding.name else "")
+            )
         names = ".".join(n.name for n in use.attributes)
         found.append((bound, names, use.attributes[-1].line, use.use.value, use.in_function))
     return sorted(found, key=lambda u: (u[2], u[1]))
@@ -112,7 +116,12 @@ def test_an_alias_holds_in_its_own_scope_only(tmp_path):
         fallback = m.MODULE_LEVEL
         """,
     )
-    assert [names for _, names, *_ in found] == ["LOCAL", "GLOBAL", "IN_CLASS_BODY", "MODULE_LEVEL"]
+    assert [names for _, names, *_ in found] == [
+        "LOCAL",
+        "GLOBAL",
+        "IN_CLASS_BODY",
+        "MODULE_LEVEL",
+    ]
 
 
 def test_a_fallback_assignment_does_not_hide_the_import(tmp_path):
@@ -132,7 +141,9 @@ def test_a_fallback_assignment_does_not_hide_the_import(tmp_path):
 
 def test_type_checking_uses_are_marked(tmp_path):
     path = tmp_path / "mod.py"
-    path.write_text("from typing import TYPE_CHECKING\nimport a.mod as m\nif TYPE_CHECKING:\n    T = m.Name\n")
+    path.write_text(
+        "from typing import TYPE_CHECKING\nimport a.mod as m\nif TYPE_CHECKING:\n    T = m.Name\n"
+    )
     (use,) = parse_name_uses(str(path))
     assert use.binding == RawBinding("a.mod") and use.type_checking and use.attributes[0].line == 4
 
@@ -170,11 +181,28 @@ def test_module_bindings_are_every_module_level_binding(tmp_path):
     )
     bindings = module_bindings(str(path))
     assert bindings.complete
-    assert bindings.names == {"os", "c", "X", "Y", "Z", "LOOP", "HANDLE", "ERROR", "func", "Klass", "setter", "SET_LATER"}
+    assert bindings.names == {
+        "os",
+        "c",
+        "X",
+        "Y",
+        "Z",
+        "LOOP",
+        "HANDLE",
+        "ERROR",
+        "func",
+        "Klass",
+        "setter",
+        "SET_LATER",
+    }
 
 
 def test_module_bindings_are_incomplete_where_the_source_cannot_tell(tmp_path):
-    for source in ("from a import *\n", "def __getattr__(name):\n    return name\n", "globals()['X'] = 1\n"):
+    for source in (
+        "from a import *\n",
+        "def __getattr__(name):\n    return name\n",
+        "globals()['X'] = 1\n",
+    ):
         path = tmp_path / "mod.py"
         path.write_text(source)
         assert not module_bindings(str(path)).complete, source

@@ -17,11 +17,18 @@ import time
 from pathlib import Path
 
 import pytest
+from probe_support import OTHER_VERSIONS, other_pythons
 
 from layering.adapters import probe_runner
 from layering.adapters.probe_runner import run_probes
-from layering.domain.probes import LoadedBefore, LoadedForbidden, ProbeOutcome, ProbeOutcomeKind, ProbeRequest, RuntimeHop
-from probe_support import OTHER_VERSIONS, other_pythons
+from layering.domain.probes import (
+    LoadedBefore,
+    LoadedForbidden,
+    ProbeOutcome,
+    ProbeOutcomeKind,
+    ProbeRequest,
+    RuntimeHop,
+)
 
 CAN_FORK = hasattr(os, "fork") and os.name == "posix"
 MODES = ["spawn", "fork"] if CAN_FORK else ["spawn"]
@@ -203,14 +210,18 @@ def test_a_chain_of_two_imports_names_both_statements(outcomes, tree):
 def test_loaded_by_the_probed_modules_own_parent_package(outcomes, tree):
     outcome = outcomes["parent_of_probe"]
     assert outcome.kind is ProbeOutcomeKind.LOADED
-    assert _hops(outcome, "app.bad") == (RuntimeHop("heavypkg", "app.bad", str(tree / "heavypkg" / "__init__.py"), 1),)
+    assert _hops(outcome, "app.bad") == (
+        RuntimeHop("heavypkg", "app.bad", str(tree / "heavypkg" / "__init__.py"), 1),
+    )
 
 
 def test_loaded_by_the_parent_package_of_an_imported_submodule(outcomes, tree):
     outcome = outcomes["parent_of_import"]
     assert outcome.kind is ProbeOutcomeKind.LOADED
     assert _hops(outcome, "app.bad") == (
-        RuntimeHop("app.uses_sub", "heavypkg", str(tree / "app" / "uses_sub.py"), 2, via_parent=True),
+        RuntimeHop(
+            "app.uses_sub", "heavypkg", str(tree / "app" / "uses_sub.py"), 2, via_parent=True
+        ),
         RuntimeHop("heavypkg", "app.bad", str(tree / "heavypkg" / "__init__.py"), 1),
     )
 
@@ -218,7 +229,9 @@ def test_loaded_by_the_parent_package_of_an_imported_submodule(outcomes, tree):
 def test_import_module_with_a_computed_name_points_at_the_call(outcomes, tree):
     outcome = outcomes["dynamic"]
     assert outcome.kind is ProbeOutcomeKind.LOADED
-    assert _hops(outcome, "app.bad") == (RuntimeHop("app.dynamic", "app.bad", str(tree / "app" / "dynamic.py"), 3),)
+    assert _hops(outcome, "app.bad") == (
+        RuntimeHop("app.dynamic", "app.bad", str(tree / "app" / "dynamic.py"), 3),
+    )
 
 
 def test_an_import_error_carries_the_traceback(outcomes):
@@ -285,7 +298,9 @@ def test_a_module_that_forks_still_gives_one_result(outcomes, case, tree):
 def test_a_module_deleted_from_sys_modules_and_a_wiped_sys_path_still_count(outcomes, tree):
     outcome = outcomes["vandal"]
     assert outcome.kind is ProbeOutcomeKind.LOADED
-    assert _hops(outcome, "app.bad") == (RuntimeHop("app.vandal", "app.bad", str(tree / "app" / "vandal.py"), 2),)
+    assert _hops(outcome, "app.bad") == (
+        RuntimeHop("app.vandal", "app.bad", str(tree / "app" / "vandal.py"), 2),
+    )
     failed = outcomes["vandal_fail"]
     assert failed.kind is ProbeOutcomeKind.IMPORT_FAILED
     assert "vandal-key" in failed.detail
@@ -305,7 +320,9 @@ def test_fork_server_and_fresh_interpreters_agree(batches):
     spawn, fork = batches["spawn"], batches["fork"]
     for name in _cases("x"):
         a, b = spawn[name], fork[name]
-        assert (a.module, a.kind, a.loaded, a.detail) == (b.module, b.kind, b.loaded, b.detail), name
+        assert (a.module, a.kind, a.loaded, a.detail) == (b.module, b.kind, b.loaded, b.detail), (
+            name
+        )
 
 
 @pytest.mark.parametrize(
@@ -348,10 +365,15 @@ def test_names_that_are_not_dotted_never_reach_a_child(monkeypatch, field, value
 
 @pytest.mark.skipif(not CAN_FORK, reason="the fork server needs os.fork")
 def test_a_module_that_kills_its_fork_server_crashes_alone(tmp_path):
-    (tmp_path / "parricide.py").write_text("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n")
+    (tmp_path / "parricide.py").write_text(
+        "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
+    )
     (tmp_path / "fine.py").write_text("")
     roots = (str(tmp_path),)
-    killer, fine = ProbeRequest("parricide", ("x",), (), roots), ProbeRequest("fine", ("x",), (), roots)
+    killer, fine = (
+        ProbeRequest("parricide", ("x",), (), roots),
+        ProbeRequest("fine", ("x",), (), roots),
+    )
     outcomes = run_probes([killer, fine, killer, fine], jobs=1, isolation="fork")
     assert [o.kind for o in outcomes] == [ProbeOutcomeKind.CRASHED, ProbeOutcomeKind.CLEAN] * 2
     assert "fork server failed" in outcomes[0].detail
@@ -360,7 +382,9 @@ def test_a_module_that_kills_its_fork_server_crashes_alone(tmp_path):
 def test_progress_reports_each_completed_probe(tree):
     seen = []
     requests = [ProbeRequest("app.clean", ("app.bad",), (), (str(tree),))] * 3
-    outcomes = run_probes(requests, jobs=2, progress=lambda done, total: seen.append((done, total)))
+    outcomes = run_probes(
+        requests, jobs=2, progress=lambda done, total: seen.append((done, total))
+    )
     assert [o.kind for o in outcomes] == [ProbeOutcomeKind.CLEAN] * 3
     assert seen == [(1, 3), (2, 3), (3, 3)]
 
@@ -395,14 +419,21 @@ def test_the_prelude_never_hides_a_forbidden_standard_library_module(tree, forbi
         assert outcome.loaded[0].chain[0].importer == importer
     if forbidden == "threading":
         assert by_module["uses_logging"].kind is ProbeOutcomeKind.LOADED
-        assert [h.imported for h in by_module["uses_logging"].loaded[0].chain] == ["logging", "threading"]
+        assert [h.imported for h in by_module["uses_logging"].loaded[0].chain] == [
+            "logging",
+            "threading",
+        ]
 
 
 @pytest.mark.skipif(not CAN_FORK, reason="the fork server needs os.fork")
 def test_a_fork_server_preloads_nothing_the_batch_forbids(tree):
     for forbidden in ("json", "threading", "email.*"):
-        config = probe_runner._server_config(_prelude_cases(tree, forbidden), probe_runner.DEFAULT_PRELUDE)
-        server = probe_runner._ForkServers(config, probe_runner._Interpreter(sys.executable, dict(probe_runner.CHILD_ENVIRONMENT)))
+        config = probe_runner._server_config(
+            _prelude_cases(tree, forbidden), probe_runner.DEFAULT_PRELUDE
+        )
+        server = probe_runner._ForkServers(
+            config, probe_runner._Interpreter(sys.executable, dict(probe_runner.CHILD_ENVIRONMENT))
+        )
         for slot in server.start(2):
             slot.close()
         pattern = probe_runner.ModulePattern.parse(forbidden)
@@ -449,12 +480,24 @@ SETUP_FILES = {
 
 def _setup_cases(root: str, python: str = "") -> dict[str, ProbeRequest]:
     def req(module, forbidden=("plugins.one", "plugins.two"), setup=(), env=(), fallbacks=()):
-        return ProbeRequest(module, tuple(forbidden), (), (root,), 20.0, python, tuple(env), tuple(setup), tuple(fallbacks))
+        return ProbeRequest(
+            module,
+            tuple(forbidden),
+            (),
+            (root,),
+            20.0,
+            python,
+            tuple(env),
+            tuple(setup),
+            tuple(fallbacks),
+        )
 
     return {
         "setup_only": req("uses_one", setup=("boot:start",)),
         "setup_then_new": req("uses_two", setup=("boot:start",)),
-        "module_loaded_by_setup": req("plugins.one", forbidden=("plugins.two",), setup=("boot:start",)),
+        "module_loaded_by_setup": req(
+            "plugins.one", forbidden=("plugins.two",), setup=("boot:start",)
+        ),
         "module_only_setup": req("uses_one", setup=("boot",)),
         "startup": req("uses_one", forbidden=("os", "plugins.two")),
         "env_set": req("needs_env", env=(("PROBE_FLAVOUR", "mint"),)),
@@ -462,7 +505,12 @@ def _setup_cases(root: str, python: str = "") -> dict[str, ProbeRequest]:
         "no_inherited_env": req("sees_secrets"),
         "setup_fails": req("uses_one", setup=("failing_boot:start",)),
         "setup_misses": req("uses_one", setup=("missing_boot", "boot:start")),
-        "fallback": req("plugins.one", forbidden=("plugins.*",), setup=("boot:start",), fallbacks=("plugins.one", "plugins.two")),
+        "fallback": req(
+            "plugins.one",
+            forbidden=("plugins.*",),
+            setup=("boot:start",),
+            fallbacks=("plugins.one", "plugins.two"),
+        ),
     }
 
 
@@ -480,7 +528,10 @@ def setup_batches(setup_tree) -> dict[str, dict[str, ProbeOutcome]]:
     os.environ["LAYERING_TEST_SECRET"] = "must-not-reach-the-child"
     try:
         cases = _setup_cases(str(setup_tree))
-        return {mode: dict(zip(cases, run_probes(list(cases.values()), jobs=2, isolation=mode))) for mode in MODES}
+        return {
+            mode: dict(zip(cases, run_probes(list(cases.values()), jobs=2, isolation=mode)))
+            for mode in MODES
+        }
     finally:
         del os.environ["LAYERING_TEST_SECRET"]
 
@@ -502,7 +553,12 @@ def test_what_setup_loads_is_never_blamed_on_the_module(set_up, setup_tree):
 def test_a_load_after_setup_is_reported_from_the_module_alone(set_up, setup_tree):
     outcome = set_up["setup_then_new"]
     assert outcome.kind is ProbeOutcomeKind.LOADED
-    assert outcome.loaded == (LoadedForbidden("plugins.two", (RuntimeHop("uses_two", "plugins.two", str(setup_tree / "uses_two.py"), 2),)),)
+    assert outcome.loaded == (
+        LoadedForbidden(
+            "plugins.two",
+            (RuntimeHop("uses_two", "plugins.two", str(setup_tree / "uses_two.py"), 2),),
+        ),
+    )
     assert [item.module for item in outcome.forbidden_before] == ["plugins.one"]
 
 
@@ -515,7 +571,11 @@ def test_a_probed_module_that_setup_loaded_is_reported_as_such(set_up):
 
 def test_a_request_already_loaded_by_setup_imports_its_first_fallback_that_is_not(set_up):
     outcome = set_up["fallback"]
-    assert (outcome.imported, outcome.kind, outcome.module_before) == ("plugins.two", ProbeOutcomeKind.LOADED, None)
+    assert (outcome.imported, outcome.kind, outcome.module_before) == (
+        "plugins.two",
+        ProbeOutcomeKind.LOADED,
+        None,
+    )
     assert [item.module for item in outcome.loaded] == ["plugins.two"]
 
 
@@ -535,10 +595,18 @@ def test_env_reaches_the_child_and_nothing_else_of_ours_does(set_up):
 
 def test_a_failing_setup_is_reported_with_its_entry_and_traceback(set_up):
     failed = set_up["setup_fails"]
-    assert (failed.kind, failed.failed_setup, failed.missing) == (ProbeOutcomeKind.SETUP_FAILED, "failing_boot:start", "")
+    assert (failed.kind, failed.failed_setup, failed.missing) == (
+        ProbeOutcomeKind.SETUP_FAILED,
+        "failing_boot:start",
+        "",
+    )
     assert "failing_boot.py" in failed.detail and "ValueError: boot-failed-xyz" in failed.detail
     missing = set_up["setup_misses"]
-    assert (missing.kind, missing.failed_setup, missing.missing) == (ProbeOutcomeKind.SETUP_FAILED, "missing_boot", "not_installed_anywhere_xyz")
+    assert (missing.kind, missing.failed_setup, missing.missing) == (
+        ProbeOutcomeKind.SETUP_FAILED,
+        "missing_boot",
+        "not_installed_anywhere_xyz",
+    )
 
 
 @pytest.mark.skipif(not CAN_FORK, reason="the fork server needs os.fork")
@@ -546,22 +614,57 @@ def test_fork_server_and_fresh_interpreters_agree_on_env_and_setup(setup_batches
     spawn, fork = setup_batches["spawn"], setup_batches["fork"]
     for name in spawn:
         a, b = spawn[name], fork[name]
-        assert (a.kind, a.loaded, a.detail, a.missing, a.failed_setup, a.forbidden_before, a.module_before) == (
-            b.kind, b.loaded, b.detail, b.missing, b.failed_setup, b.forbidden_before, b.module_before
+        assert (
+            a.kind,
+            a.loaded,
+            a.detail,
+            a.missing,
+            a.failed_setup,
+            a.forbidden_before,
+            a.module_before,
+        ) == (
+            b.kind,
+            b.loaded,
+            b.detail,
+            b.missing,
+            b.failed_setup,
+            b.forbidden_before,
+            b.module_before,
         ), name
 
 
 # --------------------------------------------------------------------------- other interpreters
 
-PORTABLE_CASES = ("clean", "chain", "parent_of_probe", "parent_of_import", "dynamic", "failing", "torchy", "vandal", "wild_many", "itself", "sysexit4")
+PORTABLE_CASES = (
+    "clean",
+    "chain",
+    "parent_of_probe",
+    "parent_of_import",
+    "dynamic",
+    "failing",
+    "torchy",
+    "vandal",
+    "wild_many",
+    "itself",
+    "sysexit4",
+)
 
 
 def _comparable(outcome: ProbeOutcome) -> tuple:
-    return (outcome.kind, outcome.loaded, outcome.missing, outcome.failed_setup, outcome.forbidden_before, outcome.module_before)
+    return (
+        outcome.kind,
+        outcome.loaded,
+        outcome.missing,
+        outcome.failed_setup,
+        outcome.forbidden_before,
+        outcome.module_before,
+    )
 
 
 @pytest.mark.parametrize("version", OTHER_VERSIONS)
-def test_the_child_runs_under_other_python_versions_with_the_same_outcomes(version, tree, setup_tree, batches, setup_batches):
+def test_the_child_runs_under_other_python_versions_with_the_same_outcomes(
+    version, tree, setup_tree, batches, setup_batches
+):
     python = other_pythons().get(version)
     if python is None:
         pytest.skip(f"no Python {version} here")
@@ -574,29 +677,49 @@ def test_the_child_runs_under_other_python_versions_with_the_same_outcomes(versi
         outcomes = run_probes(requests + list(set_up_there.values()), jobs=2, isolation=mode)
         there = dict(zip(PORTABLE_CASES, outcomes))
         for name in PORTABLE_CASES:
-            assert _comparable(there[name]) == _comparable(here[name]), (mode, name, there[name].detail)
+            assert _comparable(there[name]) == _comparable(here[name]), (
+                mode,
+                name,
+                there[name].detail,
+            )
         for name, outcome in zip(set_up_there, outcomes[len(requests) :]):
-            assert _comparable(outcome) == _comparable(set_up_here[name]), (mode, name, outcome.detail)
+            assert _comparable(outcome) == _comparable(set_up_here[name]), (
+                mode,
+                name,
+                outcome.detail,
+            )
         assert "boom-xyz" in there["failing"].detail
 
 
 @pytest.mark.skipif(not other_pythons(), reason="no other Python version here")
 def test_one_batch_runs_each_request_in_its_own_interpreter(tmp_path):
-    (tmp_path / "which.py").write_text('import importlib, sys\nimportlib.import_module("marker_%d_%d" % sys.version_info[:2])\n')
+    (tmp_path / "which.py").write_text(
+        'import importlib, sys\nimportlib.import_module("marker_%d_%d" % sys.version_info[:2])\n'
+    )
     markers = [f"marker_{v.replace('.', '_')}" for v in ("3.10", "3.11", "3.12", "3.13", "3.14")]
     for marker in markers:
         (tmp_path / f"{marker}.py").write_text("")
     pythons = ["", *other_pythons().values()]
-    requests = [ProbeRequest("which", tuple(markers), (), (str(tmp_path),), 20.0, python) for python in pythons]
+    requests = [
+        ProbeRequest("which", tuple(markers), (), (str(tmp_path),), 20.0, python)
+        for python in pythons
+    ]
     outcomes = run_probes(requests, jobs=2)
     seen = [outcome.loaded[0].module for outcome in outcomes]
-    expected = [f"marker_{sys.version_info[0]}_{sys.version_info[1]}"] + [f"marker_{v.replace('.', '_')}" for v in other_pythons()]
+    expected = [f"marker_{sys.version_info[0]}_{sys.version_info[1]}"] + [
+        f"marker_{v.replace('.', '_')}" for v in other_pythons()
+    ]
     assert seen == expected
 
 
 def test_the_child_file_imports_nothing_of_layering():
     tree_ = ast.parse(Path(probe_runner.CHILD_SCRIPT).read_text(encoding="utf-8"))
-    imported = {alias.name for node in ast.walk(tree_) if isinstance(node, ast.Import) for alias in node.names}
+    imported = {
+        alias.name
+        for node in ast.walk(tree_)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
     imported |= {node.module for node in ast.walk(tree_) if isinstance(node, ast.ImportFrom)}
     assert imported <= {"marshal", "os", "sys", "select", "time", "traceback", "gc"}, imported
 
@@ -642,7 +765,9 @@ def test_an_interpreter_that_cannot_run_probes_is_refused_with_the_reason(tmp_pa
 
 @pytest.mark.skipif(not CAN_FORK, reason="the fork server needs os.fork")
 # With a thread left running, the server refuses to fork after its one run: each child runs it.
-@pytest.mark.parametrize(("entry", "runs"), [("counted:start", 1), ("counted:start_with_thread", 1 + 4)])
+@pytest.mark.parametrize(
+    ("entry", "runs"), [("counted:start", 1), ("counted:start_with_thread", 1 + 4)]
+)
 def test_a_fork_server_runs_a_setup_once_unless_it_leaves_threads(tmp_path, entry, runs):
     (tmp_path / "counted.py").write_text(
         "import os, threading, time\n"
@@ -660,7 +785,9 @@ def test_a_fork_server_runs_a_setup_once_unless_it_leaves_threads(tmp_path, entr
     count = tmp_path / "count"
     env = (("COUNT_FILE", str(count)),)
     requests = [
-        ProbeRequest(module, ("plugins.one", "plugins.two"), (), (str(tmp_path),), 20.0, "", env, (entry,))
+        ProbeRequest(
+            module, ("plugins.one", "plugins.two"), (), (str(tmp_path),), 20.0, "", env, (entry,)
+        )
         for module in ("uses_one", "uses_two", "uses_one", "uses_two")
     ]
     outcomes = run_probes(requests, jobs=2, isolation="fork")

@@ -49,7 +49,10 @@ def cut_of(project) -> list[dict]:
 
 
 def removals(project, cut: list[dict]) -> list[ImportToRemove]:
-    return [ImportToRemove(project.root / e["path"], e["importer"], e["imported"], tuple(e["lines"])) for e in cut]
+    return [
+        ImportToRemove(project.root / e["path"], e["importer"], e["imported"], tuple(e["lines"]))
+        for e in cut
+    ]
 
 
 def test_removing_the_reported_cut_keeps_the_contract(project):
@@ -68,14 +71,18 @@ def test_removing_the_reported_cut_keeps_the_contract(project):
 def test_a_removed_statement_becomes_pass_at_its_place_and_its_neighbours_stay(tmp_path):
     path = tmp_path / "app" / "low" / "a.py"
     path.parent.mkdir(parents=True)
-    path.write_text("import app.mid.c; import json\nif True: from app.db import (\n    models,\n)\n  # x\nfrom ..mid import d, e\n")
+    path.write_text(
+        "import app.mid.c; import json\nif True: from app.db import (\n    models,\n)\n  # x\nfrom ..mid import d, e\n"
+    )
 
-    replaced, problems = remove_imports([
-        ImportToRemove(path, "app.low.a", "app.mid.c", (1,)),
-        ImportToRemove(path, "app.low.a", "app.db", (2, 3)),
-        ImportToRemove(path, "app.low.a", "app.mid.d", (6,)),
-        ImportToRemove(path, "app.low.a", "app.mid.e", (6,)),
-    ])
+    replaced, problems = remove_imports(
+        [
+            ImportToRemove(path, "app.low.a", "app.mid.c", (1,)),
+            ImportToRemove(path, "app.low.a", "app.db", (2, 3)),
+            ImportToRemove(path, "app.low.a", "app.mid.d", (6,)),
+            ImportToRemove(path, "app.low.a", "app.mid.e", (6,)),
+        ]
+    )
 
     assert (replaced, problems) == (3, [])
     assert path.read_text() == "pass; import json\nif True: pass\n  # x\npass\n"
@@ -101,7 +108,9 @@ def test_a_body_edit_keeps_the_imports_and_the_verdict(project):
 
     after = ast.parse(path.read_bytes())
     assert ast.dump(ast.Module(import_statements(after), [])) == before
-    assert path.read_text().endswith("    return models, query\n    pass  # edited by bench/run.py\n")
+    assert path.read_text().endswith(
+        "    return models, query\n    pass  # edited by bench/run.py\n"
+    )
     assert project.check("--no-cache").returncode == 1
 
 
@@ -135,7 +144,9 @@ def test_d2_imports_the_first_module_of_the_layer_not_imported_yet(tmp_path):
     append_import(edited, added)
 
     assert added == "app.util.b"
-    assert edited.read_text().endswith("from .util import a\nimport app.util.b  # added by bench/run.py\n")
+    assert edited.read_text().endswith(
+        "from .util import a\nimport app.util.b  # added by bench/run.py\n"
+    )
 
 
 @pytest.mark.parametrize("source", ["x = 1", "x = 1\n"])

@@ -39,8 +39,21 @@ def report_of(corpus_dir: Path, workload: str, report: str, *args: str) -> tuple
     corpus's absolute path written as `<corpus>` (the JSON report names the configuration)."""
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONPATH")}
     ran = subprocess.run(
-        [sys.executable, "-m", "layering", "check", f"bench_{workload}.layering.toml", "--format", report, *args],
-        cwd=corpus_dir, capture_output=True, text=True, env=env, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "layering",
+            "check",
+            f"bench_{workload}.layering.toml",
+            "--format",
+            report,
+            *args,
+        ],
+        cwd=corpus_dir,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
     )
     assert ran.returncode in (0, 1), ran.stderr
     return ran.returncode, ran.stdout.replace(str(corpus_dir), "<corpus>")
@@ -49,11 +62,17 @@ def report_of(corpus_dir: Path, workload: str, report: str, *args: str) -> tuple
 @pytest.mark.parametrize("corpus, workload, report", CASES, ids=["-".join(c) for c in CASES])
 def test_reports_on_the_corpora_are_as_kept(corpus, workload, report, tmp_path):
     if not ASKED:
-        pytest.skip("the reports on the benchmark's corpora are checked when asked: LAYERING_SNAPSHOTS=1")
+        pytest.skip(
+            "the reports on the benchmark's corpora are checked when asked: LAYERING_SNAPSHOTS=1"
+        )
     corpus_dir = CORPORA / corpus
     if not (corpus_dir / f"bench_{workload}.layering.toml").is_file():
-        pytest.skip(f"no {corpus} corpus with workload {workload} in {CORPORA} (python bench/run.py downloads it)")
-    work = tmp_path / corpus  # the corpus's own cache left alone: a run from an empty cache, then a warm one
+        pytest.skip(
+            f"no {corpus} corpus with workload {workload} in {CORPORA} (python bench/run.py downloads it)"
+        )
+    work = (
+        tmp_path / corpus
+    )  # the corpus's own cache left alone: a run from an empty cache, then a warm one
     work.mkdir()
     for entry in corpus_dir.iterdir():
         if entry.name != ".layering_cache":

@@ -58,7 +58,9 @@ def under(prefix: str, files: dict[str, str]) -> dict[str, str]:
     return {f"{prefix}/{name}": text for name, text in files.items()}
 
 
-def write_config(root: Path, file_format: str, session: dict, contracts: list[tuple[str, dict]]) -> Path:
+def write_config(
+    root: Path, file_format: str, session: dict, contracts: list[tuple[str, dict]]
+) -> Path:
     """Write the configuration in `file_format` (one of FORMATS) into `root`; return its path."""
     if file_format == "pyproject.toml":
         text = _toml(session, contracts)
@@ -95,7 +97,13 @@ def _ini_options(options: dict, blank_lines: bool = True) -> list[str]:
 
 
 def _toml(session: dict, contracts: list[tuple[str, dict]]) -> str:
-    lines = ["[project]", 'name = "shop"', "", "# the shop's import contracts", "[tool.importlinter]"]
+    lines = [
+        "[project]",
+        'name = "shop"',
+        "",
+        "# the shop's import contracts",
+        "[tool.importlinter]",
+    ]
     lines += [f"{key} = {_toml_value(key, value)}" for key, value in session.items()]
     for contract_id, options in contracts:
         lines += ["", "[[tool.importlinter.contracts]]", f'id = "{contract_id}"']
@@ -118,9 +126,19 @@ def lint_imports(cwd: Path, *args: str, pythonpath: str = "") -> tuple[int, dict
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
-    result = subprocess.run([LINT_IMPORTS, "--no-cache", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=120)
+    result = subprocess.run(
+        [LINT_IMPORTS, "--no-cache", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     output = result.stdout + result.stderr
-    verdicts = {name: verdict for name, verdict, _ in re.findall(r"^(\S.*?) (KEPT|BROKEN)( \([^()]*\))?$", output, re.M)}
+    verdicts = {
+        name: verdict
+        for name, verdict, _ in re.findall(r"^(\S.*?) (KEPT|BROKEN)( \([^()]*\))?$", output, re.M)
+    }
     return result.returncode, verdicts, output
 
 
@@ -131,5 +149,7 @@ def layering(project, *args: str, cwd: Path | None = None) -> tuple[int, dict[st
     report = json.loads(result.stdout)
     if "contracts" not in report:
         raise AssertionError(result.stdout + result.stderr)
-    verdicts = {c["name"]: ("KEPT" if c["verdict"] == "kept" else "BROKEN") for c in report["contracts"]}
+    verdicts = {
+        c["name"]: ("KEPT" if c["verdict"] == "kept" else "BROKEN") for c in report["contracts"]
+    }
     return result.returncode, verdicts, report

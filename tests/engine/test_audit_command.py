@@ -10,7 +10,9 @@ PROBE = '\n[[contracts]]\nid = "{id}"\nname = "{id} probe"\ntype = "probe"\nmodu
 
 
 def config(**probes: list[str]) -> str:
-    return HEADER + "".join(PROBE.format(id=key, modules=json.dumps(modules)) for key, modules in probes.items())
+    return HEADER + "".join(
+        PROBE.format(id=key, modules=json.dumps(modules)) for key, modules in probes.items()
+    )
 
 
 PACKAGE = {
@@ -38,7 +40,14 @@ def test_agreement_exits_0(project):
 
 
 def test_dynamic_imports_are_named_with_the_statement_that_loaded_them(project):
-    project.write({**PACKAGE, "contracts.toml": config(dyn=["app.attribute", "app.builtin", "app.dynamic", "app.indirect", "app.plain"])})
+    project.write(
+        {
+            **PACKAGE,
+            "contracts.toml": config(
+                dyn=["app.attribute", "app.builtin", "app.dynamic", "app.indirect", "app.plain"]
+            ),
+        }
+    )
     result = project.layering("audit")
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stdout == (
@@ -73,7 +82,14 @@ def test_a_branch_not_taken_is_predicted_but_not_loaded(project):
 
 
 def test_table_and_json(project):
-    project.write({**PACKAGE, "contracts.toml": config(same=["app.plain"], dyn=["app.dynamic"], branch=["app.guarded", "app.clean"])})
+    project.write(
+        {
+            **PACKAGE,
+            "contracts.toml": config(
+                same=["app.plain"], dyn=["app.dynamic"], branch=["app.guarded", "app.clean"]
+            ),
+        }
+    )
     table = project.layering("audit", "--format", "table")
     assert table.returncode == 1
     assert table.stdout == (
@@ -88,7 +104,11 @@ def test_table_and_json(project):
     assert document["exit_code"] == 1
     [contract] = document["contracts"]
     [module] = contract["modules"]
-    assert module["module"] == "app.dynamic" and module["runtime"] == ["app.heavy"] and module["static"] == []
+    assert (
+        module["module"] == "app.dynamic"
+        and module["runtime"] == ["app.heavy"]
+        and module["static"] == []
+    )
     [difference] = module["differences"]
     assert difference["kind"] == "runtime_only"
     assert (difference["where"]["path"], difference["where"]["line"]) == ("src/app/dynamic.py", 3)
@@ -106,13 +126,21 @@ def test_errors_exit_2_located_in_every_format(project):
     )
     failed = project.layering("audit")
     assert failed.returncode == 2
-    assert "  app.fails: could not be probed: importing app.fails import failed: RuntimeError: no\n" in failed.stdout
+    assert (
+        "  app.fails: could not be probed: importing app.fails import failed: RuntimeError: no\n"
+        in failed.stdout
+    )
     assert "1 could not be probed" in failed.stdout
     for format in ("text", "table", "json"):
         refused = project.layering("audit", "--contract", "static", "--format", format)
         assert refused.returncode == 2
         assert "contracts.toml: error: no probe contract to audit among 'static'" in refused.stderr
-    assert json.loads(project.layering("audit", "--contract", "static", "--format", "json").stdout)["exit_code"] == 2
+    assert (
+        json.loads(project.layering("audit", "--contract", "static", "--format", "json").stdout)[
+            "exit_code"
+        ]
+        == 2
+    )
 
 
 def test_a_module_loaded_by_setup_is_not_compared_and_the_audit_says_so(project):
@@ -120,7 +148,9 @@ def test_a_module_loaded_by_setup_is_not_compared_and_the_audit_says_so(project)
         {
             **PACKAGE,
             "src/app/boot.py": "import app.heavy\n",
-            "contracts.toml": config(booted=["app.plain", "app.clean"]).replace('forbidden = ["app.heavy"]\n', 'forbidden = ["app.heavy"]\nsetup = ["app.boot"]\n'),
+            "contracts.toml": config(booted=["app.plain", "app.clean"]).replace(
+                'forbidden = ["app.heavy"]\n', 'forbidden = ["app.heavy"]\nsetup = ["app.boot"]\n'
+            ),
         }
     )
     result = project.layering("audit")

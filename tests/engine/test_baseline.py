@@ -57,13 +57,21 @@ def added_lines(before: str, after: str) -> list[str]:
     """The lines of `after` that `before` does not have, in order (a line diff of insertions)."""
     import difflib
 
-    return [line[2:] for line in difflib.ndiff(before.splitlines(), after.splitlines()) if line.startswith("+ ")]
+    return [
+        line[2:]
+        for line in difflib.ndiff(before.splitlines(), after.splitlines())
+        if line.startswith("+ ")
+    ]
 
 
 def removed_lines(before: str, after: str) -> list[str]:
     import difflib
 
-    return [line[2:] for line in difflib.ndiff(before.splitlines(), after.splitlines()) if line.startswith("- ")]
+    return [
+        line[2:]
+        for line in difflib.ndiff(before.splitlines(), after.splitlines())
+        if line.startswith("- ")
+    ]
 
 
 def test_baseline_excuses_the_cut_and_the_names_and_every_contract_is_kept_after(project):
@@ -78,13 +86,16 @@ def test_baseline_excuses_the_cut_and_the_names_and_every_contract_is_kept_after
     assert f'    "shop.util.helpers -> shop.db.models", # {TODAY}' in added
     assert f'    "shop.util.text -> shop.db.models", # {TODAY}' in added
     # The leaf: name by name where the statement takes names, the import where it takes none.
-    assert f'    {{importer = "shop.domain.prices", module = "shop.util.helpers", names = ["money", "tax"]}}, # {TODAY}' in added
+    assert (
+        f'    {{importer = "shop.domain.prices", module = "shop.util.helpers", names = ["money", "tax"]}}, # {TODAY}'
+        in added
+    )
     assert f'    "shop.domain.prices -> shop.util.text", # {TODAY}' in added
     # import-linter's layers: ignore_imports, added to the list already there.
     assert f'    "shop.db.models -> shop.api.views", # {TODAY}' in added
     # Nothing written by hand is lost: only one-line lists are spread over lines.
     assert removed_lines(CONTRACTS, after) == [
-        'allow = []   # only shrinks',
+        "allow = []   # only shrinks",
         'ignore_imports = ["shop.api.views -> shop.domain.orders"]   # reviewed',
     ]
     assert "]   # only shrinks" in after and "]   # reviewed" in after
@@ -97,7 +108,12 @@ def test_baseline_excuses_the_cut_and_the_names_and_every_contract_is_kept_after
 
 def test_after_a_baseline_a_new_violation_breaks_the_contract_and_is_the_one_reported(project):
     project.write({**PACKAGE, "contracts.toml": CONTRACTS})
-    assert project.layering("baseline", "--contract", "domain-no-db", "--contract", "prices-leaf").returncode == 0
+    assert (
+        project.layering(
+            "baseline", "--contract", "domain-no-db", "--contract", "prices-leaf"
+        ).returncode
+        == 0
+    )
     project.write(
         {
             "shop/domain/prices.py": "from shop.util.helpers import money, tax, rounding\nimport shop.util.text\n",
@@ -127,7 +143,9 @@ def test_entries_that_no_longer_match_break_the_contract_and_prune_removes_them(
 
 def test_dry_run_prints_the_entries_and_writes_nothing(project):
     project.write({**PACKAGE, "contracts.toml": CONTRACTS})
-    run = project.layering("baseline", "--dry-run", "--contract", "prices-leaf", "--comment", "legacy, see #12")
+    run = project.layering(
+        "baseline", "--dry-run", "--contract", "prices-leaf", "--comment", "legacy, see #12"
+    )
     assert run.returncode == 0, run.stderr
     assert (project.root / "contracts.toml").read_text() == CONTRACTS
     assert run.stdout.splitlines() == [
@@ -139,7 +157,12 @@ def test_dry_run_prints_the_entries_and_writes_nothing(project):
 
 
 def test_a_kept_configuration_is_left_byte_for_byte(project):
-    kept = {"shop/util/helpers.py": "", "shop/util/text.py": "", "shop/domain/prices.py": "", "shop/db/models.py": ""}
+    kept = {
+        "shop/util/helpers.py": "",
+        "shop/util/text.py": "",
+        "shop/domain/prices.py": "",
+        "shop/db/models.py": "",
+    }
     project.write({**PACKAGE, **kept, "contracts.toml": CONTRACTS})
     before = (project.root / "contracts.toml").read_bytes()
     run = project.layering("baseline")
@@ -157,7 +180,7 @@ def test_a_missing_option_is_written_inside_its_own_table_and_crlf_is_kept(proje
     assert "\n" not in after.replace("\r\n", "")
     table = after.split("[[contracts]]")[1]
     assert 'forbidden_modules = ["shop.db"]\r\nallow = [\r\n' in table
-    assert after.split("[[contracts]]")[2].startswith("\r\nid = \"prices-leaf\"")
+    assert after.split("[[contracts]]")[2].startswith('\r\nid = "prices-leaf"')
 
 
 def test_import_linter_ini_gets_ignore_imports_and_lint_imports_agrees(project):
@@ -194,11 +217,22 @@ def test_import_linter_ini_gets_ignore_imports_and_lint_imports_agrees(project):
     after = (project.root / ".importlinter").read_text()
     assert removed_lines(before, after) == []
     added = added_lines(before, after)
-    assert added[:4] == ["ignore_imports =", f"    # {TODAY}", "    shop.util.helpers -> shop.db.models", "    shop.util.text -> shop.db.models"]
+    assert added[:4] == [
+        "ignore_imports =",
+        f"    # {TODAY}",
+        "    shop.util.helpers -> shop.db.models",
+        "    shop.util.text -> shop.db.models",
+    ]
     assert project.check().returncode == 0
     lint_imports = os.path.join(os.path.dirname(sys.executable), "lint-imports")
     if os.path.exists(lint_imports):
-        verdict = subprocess.run([lint_imports], cwd=project.root, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(project.root)})
+        verdict = subprocess.run(
+            [lint_imports],
+            cwd=project.root,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(project.root)},
+        )
         assert verdict.returncode == 0, verdict.stdout
 
 
@@ -206,9 +240,9 @@ def test_pyproject_tool_layering_is_edited_in_place(project):
     project.write(
         {
             **PACKAGE,
-            "pyproject.toml": "[project]\nname = \"shop\"\n\n[tool.layering]\nroot_packages = [\"shop\"]\n\n"
-            + "[[tool.layering.contracts]]\nid = \"domain-no-db\"\nname = \"No db\"\ntype = \"forbidden\"\n"
-            + "source_modules = [\"shop.domain\"]\nforbidden_modules = [\"shop.db\"]\n\n[tool.other]\nkey = 1\n",
+            "pyproject.toml": '[project]\nname = "shop"\n\n[tool.layering]\nroot_packages = ["shop"]\n\n'
+            + '[[tool.layering.contracts]]\nid = "domain-no-db"\nname = "No db"\ntype = "forbidden"\n'
+            + 'source_modules = ["shop.domain"]\nforbidden_modules = ["shop.db"]\n\n[tool.other]\nkey = 1\n',
         }
     )
     assert project.layering("baseline").returncode == 0
@@ -248,9 +282,15 @@ def test_a_module_that_loads_a_forbidden_one_is_expected_to_load_it(project):
     run = project.layering("baseline")
     assert run.returncode == 0, run.stdout + run.stderr
     text = (project.root / "contracts.toml").read_text()
-    assert f'expect_loaded = [\n    "shop.api.views", # {TODAY}\n    "shop.util.helpers", # {TODAY}\n]\n' in text
+    assert (
+        f'expect_loaded = [\n    "shop.api.views", # {TODAY}\n    "shop.util.helpers", # {TODAY}\n]\n'
+        in text
+    )
     assert project.check().returncode == 0
     project.write({"shop/util/helpers.py": ""})
     check = project.check()
     assert check.returncode == 1
-    assert "LY032 shop.util.helpers no longer loads a forbidden module: remove it from expect_loaded" in check.stdout
+    assert (
+        "LY032 shop.util.helpers no longer loads a forbidden module: remove it from expect_loaded"
+        in check.stdout
+    )

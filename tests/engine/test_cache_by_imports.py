@@ -9,10 +9,9 @@ import os
 import random
 import shutil
 
+from cache_support import mark_first_verdict
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
-
-from cache_support import mark_first_verdict
 
 PACKAGE = {
     "src/app/__init__.py": "",
@@ -49,14 +48,18 @@ def test_a_body_edit_reuses_the_verdicts_and_moves_the_lines(project):
     assert first.returncode == 1
     assert "src/app/b.py:5: LY002 app.b imports app.c [function-level]" in first.stdout
     b = project.root / "src/app/b.py"
-    b.write_text("import os\n\nPADDING = [\n    1,\n    2,\n]\n\n\ndef g():\n    from app import c\n    return c + 1\n")
+    b.write_text(
+        "import os\n\nPADDING = [\n    1,\n    2,\n]\n\n\ndef g():\n    from app import c\n    return c + 1\n"
+    )
     again = project.check()
     uncached = project.check("--no-cache")
     assert again.stdout == uncached.stdout
     assert "src/app/b.py:10: LY002 app.b imports app.c [function-level]" in again.stdout
     tamper(project)
     b.write_text(b.read_text() + "\n\ndef h():\n    return 2\n")
-    assert "[chain] KEPT" in project.check().stdout  # the (tampered) verdict was reused: no graph was built
+    assert (
+        "[chain] KEPT" in project.check().stdout
+    )  # the (tampered) verdict was reused: no graph was built
 
 
 def test_a_fresh_checkout_of_the_same_tree_reuses_the_verdicts(project, tmp_path):
@@ -75,7 +78,9 @@ def test_an_added_import_off_the_chains_keeps_the_verdict_and_decides_the_rest(p
     project.write({**PACKAGE, "contracts.toml": CONTRACTS})
     project.check()
     tamper(project)
-    (project.root / "src/app/d.py").write_text("from app import c\nfrom app import a\n")  # app.a does not reach app.d
+    (project.root / "src/app/d.py").write_text(
+        "from app import c\nfrom app import a\n"
+    )  # app.a does not reach app.d
     result = project.check()
     assert "[chain] KEPT" in result.stdout  # the (tampered) verdict was reused
     layers = result.stdout.split("[layers]")[1].split("\n\n")[0]
@@ -87,7 +92,9 @@ def test_an_added_import_on_a_chain_decides_again(project):
     project.write({**PACKAGE, "contracts.toml": CONTRACTS})
     project.check()
     tamper(project)
-    (project.root / "src/app/b.py").write_text("import os\nfrom app import d\n")  # app.a reaches app.b
+    (project.root / "src/app/b.py").write_text(
+        "import os\nfrom app import d\n"
+    )  # app.a reaches app.b
     result = project.check()
     assert "[chain] BROKEN" in result.stdout
     assert "src/app/b.py:2: app.b -> app.d" in result.stdout
@@ -95,7 +102,10 @@ def test_an_added_import_on_a_chain_decides_again(project):
 
 
 def test_an_import_that_an_ignored_import_names_decides_again(project):
-    ignoring = CONTRACTS.replace('layers = ["app.c", "app.d"]', 'layers = ["app.c", "app.d"]\nignore_imports = ["app.b -> app.a"]')
+    ignoring = CONTRACTS.replace(
+        'layers = ["app.c", "app.d"]',
+        'layers = ["app.c", "app.d"]\nignore_imports = ["app.b -> app.a"]',
+    )
     project.write({**PACKAGE, "contracts.toml": ignoring})
     assert "LY030 ignored import 'app.b -> app.a'" in project.check().stdout  # it matches nothing
     (project.root / "src/app/b.py").write_text("import os\nfrom app import a\n")  # now it does
@@ -108,7 +118,11 @@ EDITS = ("body", "add_import", "remove_import", "rename", "move", "touch")
 
 
 def _edit(root: str, edit: str, rng: random.Random) -> None:
-    modules = sorted(p for p in glob.glob(os.path.join(root, "src", "app", "**", "*.py"), recursive=True) if not p.endswith("__init__.py"))
+    modules = sorted(
+        p
+        for p in glob.glob(os.path.join(root, "src", "app", "**", "*.py"), recursive=True)
+        if not p.endswith("__init__.py")
+    )
     path = rng.choice(modules)
     text = open(path).read()
     if edit == "body":
@@ -116,7 +130,11 @@ def _edit(root: str, edit: str, rng: random.Random) -> None:
     elif edit == "add_import":
         text += f"from app import {rng.choice(['a', 'b', 'c', 'd'])}\n"
     elif edit == "remove_import":
-        lines = [line for line in text.splitlines(keepends=True) if "import" not in line or rng.random() < 0.5]
+        lines = [
+            line
+            for line in text.splitlines(keepends=True)
+            if "import" not in line or rng.random() < 0.5
+        ]
         text = "".join(lines) or "X = 1\n"
     elif edit == "rename":
         os.rename(path, path[:-3] + "_renamed.py")
@@ -133,7 +151,9 @@ def _edit(root: str, edit: str, rng: random.Random) -> None:
         handle.write(text)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(edits=st.lists(st.sampled_from(EDITS), min_size=1, max_size=4), seed=st.integers(0, 1000))
 def test_cached_and_uncached_runs_agree_after_any_edits(project, tmp_path_factory, edits, seed):
     project = type(project)(tmp_path_factory.mktemp("edits"))  # a fresh package per example
@@ -149,7 +169,10 @@ def test_cached_and_uncached_runs_agree_after_any_edits(project, tmp_path_factor
 
 
 def test_an_edit_of_the_configuration_moves_its_lines_in_the_report(project):
-    stale = CONTRACTS.replace('forbidden_modules = ["app.c"]', 'forbidden_modules = ["app.c"]\nallow = ["app.a -> app.gone"]')
+    stale = CONTRACTS.replace(
+        'forbidden_modules = ["app.c"]',
+        'forbidden_modules = ["app.c"]\nallow = ["app.a -> app.gone"]',
+    )
     project.write({**PACKAGE, "contracts.toml": stale})
     assert "contracts.toml:9: LY030" in project.check().stdout
     (project.root / "contracts.toml").write_text("# a comment on top\n" + stale)

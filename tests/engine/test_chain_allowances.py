@@ -46,7 +46,9 @@ def test_an_allowance_in_the_middle_of_a_chain_excuses_the_chains_through_it(pro
     assert run.returncode == 1
     assert "LY030" not in run.stdout, "the allowance excuses an import on a chain"
     assert "app.core.service" not in run.stdout.split("chains")[-1]
-    assert "app/core/repository.py:1: LY002 app.core.repository imports app.db.session" in run.stdout
+    assert (
+        "app/core/repository.py:1: LY002 app.core.repository imports app.db.session" in run.stdout
+    )
     assert "1 chain from app.ui to app.db" in run.stdout
 
     project.write({"app/core/other.py": ""})
@@ -59,10 +61,16 @@ def test_a_chain_through_the_importer_an_ignored_import_names_is_found(project):
     project.write(
         ui_to_db(
             'ignore_imports = ["app.core.service -> app.core.cache"]',
-            {"app/core/service.py": "import app.core.repository\nimport app.core.cache\n", "app/core/cache.py": ""},
+            {
+                "app/core/service.py": "import app.core.repository\nimport app.core.cache\n",
+                "app/core/cache.py": "",
+            },
         )
     )
     for cache in ((), ("--no-cache",)):
         run = project.check(*cache)
         assert run.returncode == 1, run.stdout
-        assert "app/core/repository.py:1: LY002 app.core.repository imports app.db.session" in run.stdout
+        assert (
+            "app/core/repository.py:1: LY002 app.core.repository imports app.db.session"
+            in run.stdout
+        )

@@ -14,8 +14,12 @@ from layering.engine.config import locate_settings
 
 
 @pytest.mark.parametrize("enabled_before", [True, False])
-def test_a_check_decides_with_the_collector_off_and_leaves_it_as_it_was(tmp_path, monkeypatch, enabled_before):
-    root = write_files(tmp_path, {**SHOP, "contracts.toml": shop_config(["layers", "forbidden-chains"])})
+def test_a_check_decides_with_the_collector_off_and_leaves_it_as_it_was(
+    tmp_path, monkeypatch, enabled_before
+):
+    root = write_files(
+        tmp_path, {**SHOP, "contracts.toml": shop_config(["layers", "forbidden-chains"])}
+    )
     seen = []
     decide = deciding.decide
 

@@ -47,7 +47,9 @@ forbidden_modules = ["shop.domain"]
 expect = "broken"   # no longer true
 """
 
-PYPROJECT = '[project]\nname = "shop"   # the name\n\n[tool.layering]\n' + CONTRACTS.replace("[[contracts]]", "[[tool.layering.contracts]]")
+PYPROJECT = '[project]\nname = "shop"   # the name\n\n[tool.layering]\n' + CONTRACTS.replace(
+    "[[contracts]]", "[[tool.layering.contracts]]"
+)
 
 INI = """\
 [importlinter]
@@ -70,9 +72,12 @@ ignore_imports =
     shop.db.models -> shop.domain.orders
 """
 
-IMPORTLINTER_PYPROJECT = '[project]\nname = "shop"\n\n[tool.importlinter]\nroot_package = "shop"\n\n' + (
-    '[[tool.importlinter.contracts]]\nid = "domain-no-db"\nname = "No db"\ntype = "forbidden"\n'
-    'source_modules = ["shop.domain"]\nforbidden_modules = ["shop.db"]\n'
+IMPORTLINTER_PYPROJECT = (
+    '[project]\nname = "shop"\n\n[tool.importlinter]\nroot_package = "shop"\n\n'
+    + (
+        '[[tool.importlinter.contracts]]\nid = "domain-no-db"\nname = "No db"\ntype = "forbidden"\n'
+        'source_modules = ["shop.domain"]\nforbidden_modules = ["shop.db"]\n'
+    )
 )
 
 
@@ -94,14 +99,31 @@ EDITS = {
     "prune pyproject.toml": Edit(("prune",), "pyproject.toml", PYPROJECT),
     "baseline .importlinter": Edit(BASELINE, ".importlinter", INI),
     "prune setup.cfg": Edit(("prune",), "setup.cfg", INI),
-    "migrate --force contracts.toml": Edit(("migrate", "pyproject.toml", "--force"), "contracts.toml", "# old\n", ("pyproject.toml", IMPORTLINTER_PYPROJECT)),
-    "migrate --to pyproject.toml": Edit(("migrate", ".importlinter", "--to", "pyproject.toml"), "pyproject.toml", '[project]\nname = "shop"\n', (".importlinter", INI)),
+    "migrate --force contracts.toml": Edit(
+        ("migrate", "pyproject.toml", "--force"),
+        "contracts.toml",
+        "# old\n",
+        ("pyproject.toml", IMPORTLINTER_PYPROJECT),
+    ),
+    "migrate --to pyproject.toml": Edit(
+        ("migrate", ".importlinter", "--to", "pyproject.toml"),
+        "pyproject.toml",
+        '[project]\nname = "shop"\n',
+        (".importlinter", INI),
+    ),
 }
 
 
 def layering(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONPATH")}
-    return subprocess.run([sys.executable, "-m", "layering", *args], cwd=cwd, capture_output=True, text=True, env=environment, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "layering", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=120,
+    )
 
 
 def write_project(root: Path, edit: Edit, data: bytes, where: str | None = None) -> Path:
@@ -156,11 +178,16 @@ def test_a_crlf_configuration_stays_crlf_on_every_line(tmp_path, case):
 def test_a_byte_order_mark_is_kept(tmp_path, case):
     edit = EDITS[case]
     expected = edited(tmp_path / "plain", edit, edit.text.encode())
-    assert edited(tmp_path / "bom", edit, codecs.BOM_UTF8 + edit.text.encode()) == codecs.BOM_UTF8 + expected
+    assert (
+        edited(tmp_path / "bom", edit, codecs.BOM_UTF8 + edit.text.encode())
+        == codecs.BOM_UTF8 + expected
+    )
 
 
 @pytest.mark.parametrize("mode", [0o644, 0o664, 0o600])
-@pytest.mark.parametrize("case", ["baseline contracts.toml", "prune setup.cfg", "migrate --force contracts.toml"])
+@pytest.mark.parametrize(
+    "case", ["baseline contracts.toml", "prune setup.cfg", "migrate --force contracts.toml"]
+)
 def test_an_edited_configuration_keeps_its_mode(tmp_path, case, mode):
     edit = EDITS[case]
     path = write_project(tmp_path, edit, edit.text.encode())
@@ -171,7 +198,15 @@ def test_an_edited_configuration_keeps_its_mode(tmp_path, case, mode):
     assert path.stat().st_mode & 0o7777 == mode
 
 
-@pytest.mark.parametrize("case", ["baseline contracts.toml", "prune contracts.toml", "prune setup.cfg", "migrate --force contracts.toml"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "baseline contracts.toml",
+        "prune contracts.toml",
+        "prune setup.cfg",
+        "migrate --force contracts.toml",
+    ],
+)
 def test_a_read_only_configuration_is_refused_and_left_as_it_is(tmp_path, case):
     """A rename needs only the directory to be writable: the file's own mode must be asked."""
     edit = EDITS[case]
@@ -181,12 +216,17 @@ def test_a_read_only_configuration_is_refused_and_left_as_it_is(tmp_path, case):
     assert run.returncode == 2, run.stdout + run.stderr
     assert "Traceback" not in run.stderr
     errors = [line for line in run.stderr.splitlines() if ": error: " in line]
-    assert errors == [f"{edit.name}: error: the file is read-only: make it writable for layering to edit it"], run.stderr
+    assert errors == [
+        f"{edit.name}: error: the file is read-only: make it writable for layering to edit it"
+    ], run.stderr
     assert path.read_bytes() == edit.text.encode()
     assert path.stat().st_mode & 0o7777 == 0o444
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root may give a file to another user")
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0,
+    reason="only root may give a file to another user",
+)
 def test_a_file_of_another_user_edited_by_root_stays_theirs(tmp_path):
     edit = EDITS["baseline contracts.toml"]
     path = write_project(tmp_path, edit, edit.text.encode())

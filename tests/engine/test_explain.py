@@ -44,10 +44,16 @@ def test_explain_names_the_cut_between_packages(project):
     run = project.layering("explain", "shop.domain", "shop.db", "--chains", "0")
     assert run.returncode == 0
     lines = run.stdout.splitlines()
-    assert lines[:2] == ["shop.domain imports shop.db:", "  2 chains from shop.domain to shop.db; removing these 2 imports cuts them all:"]
+    assert lines[:2] == [
+        "shop.domain imports shop.db:",
+        "  2 chains from shop.domain to shop.db; removing these 2 imports cuts them all:",
+    ]
     assert "  shop/util/helpers.py:1: shop.util.helpers imports shop.db.models" in lines
     assert "  shop/util/text.py:1: shop.util.text imports shop.db.models (Row, Table)" in lines
-    assert "      shop/domain/orders.py:7: shop.domain.orders -> shop.util.text [function-level]" in lines
+    assert (
+        "      shop/domain/orders.py:7: shop.domain.orders -> shop.util.text [function-level]"
+        in lines
+    )
 
 
 def test_explain_says_when_there_is_no_import_and_exits_1(project):
@@ -59,11 +65,15 @@ def test_explain_says_when_there_is_no_import_and_exits_1(project):
 
 def test_explain_as_json(project):
     project.write(FILES)
-    run = project.layering("explain", "shop.util", "shop.db", "--format", "json", "--chains", "all")
+    run = project.layering(
+        "explain", "shop.util", "shop.db", "--format", "json", "--chains", "all"
+    )
     assert run.returncode == 0
     data = json.loads(run.stdout)
     assert data["imports"] is True and data["chains"] == 2
-    assert [(c["importer"], c["imported"], c["path"], c["lines"], c["names"]) for c in data["cut"]] == [
+    assert [
+        (c["importer"], c["imported"], c["path"], c["lines"], c["names"]) for c in data["cut"]
+    ] == [
         ("shop.util.helpers", "shop.db.models", "shop/util/helpers.py", [1], []),
         ("shop.util.text", "shop.db.models", "shop/util/text.py", [1], ["Row", "Table"]),
     ]
@@ -76,7 +86,10 @@ def test_bad_modules_are_located_errors_with_a_suggestion(project):
     project.write(FILES)
     typo = project.layering("explain", "shop.utill", "shop.db")
     assert typo.returncode == 2
-    assert "contracts.toml: error: IMPORTER 'shop.utill' is not a module of shop. Did you mean 'shop.util'?" in typo.stderr
+    assert (
+        "contracts.toml: error: IMPORTER 'shop.utill' is not a module of shop. Did you mean 'shop.util'?"
+        in typo.stderr
+    )
     overlap = project.layering("explain", "shop.db", "shop.db.models")
     assert overlap.returncode == 2 and "overlap" in overlap.stderr
     as_json = project.layering("explain", "shop.utill", "shop.db", "--format", "json")

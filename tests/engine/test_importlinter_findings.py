@@ -22,7 +22,13 @@ def contract(kind: str, body: str, id: str = "c") -> str:
 
 
 def test_layers_report_each_import_to_cut_at_its_statement(project):
-    project.write({**SHOP, "contracts.toml": HEADER + contract("layers", 'layers = ["shop.api", "shop.domain", "shop.infra"]')})
+    project.write(
+        {
+            **SHOP,
+            "contracts.toml": HEADER
+            + contract("layers", 'layers = ["shop.api", "shop.domain", "shop.infra"]'),
+        }
+    )
     result = project.check()
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stdout.splitlines()[2:] == [
@@ -43,23 +49,37 @@ def test_layers_report_each_import_to_cut_at_its_statement(project):
 
 def test_independence_reports_only_routes_between_the_listed_modules(project):
     files = {**SHOP, "src/shop/api/more.py": "from shop import util\n"}
-    project.write({**files, "contracts.toml": HEADER + contract("independence", 'modules = ["shop.domain", "shop.infra"]')})
+    project.write(
+        {
+            **files,
+            "contracts.toml": HEADER
+            + contract("independence", 'modules = ["shop.domain", "shop.infra"]'),
+        }
+    )
     result = project.check("--format", "json")
     (found,) = __import__("json").loads(result.stdout)["contracts"]
-    assert [(g["source"], g["target"]) for g in found["chain_groups"]] == [("shop.infra", "shop.domain")]
+    assert [(g["source"], g["target"]) for g in found["chain_groups"]] == [
+        ("shop.infra", "shop.domain")
+    ]
     assert [(v["importer"], v["imported"], v["path"], v["line"]) for v in found["violations"]] == [
         ("shop.infra.db", "shop.domain.orders", "src/shop/infra/db.py", 1)
     ]
-    assert "shop.api.more" not in result.stdout  # not a violation as worded, though it imports util
+    assert (
+        "shop.api.more" not in result.stdout
+    )  # not a violation as worded, though it imports util
 
 
 def test_acyclic_siblings_shows_the_imports_that_close_the_cycle(project):
     files = {**SHOP, "src/shop/api/views.py": "from shop.domain import pricing\n"}
-    project.write({**files, "contracts.toml": HEADER + contract("acyclic_siblings", 'ancestors = ["shop"]')})
+    project.write(
+        {**files, "contracts.toml": HEADER + contract("acyclic_siblings", 'ancestors = ["shop"]')}
+    )
     result = project.check()
     assert result.returncode == 1, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert any(line.startswith("  src/shop/") and " LY013 " in line for line in lines), result.stdout
+    assert any(line.startswith("  src/shop/") and " LY013 " in line for line in lines), (
+        result.stdout
+    )
     assert result.stdout.count("acyclic_siblings #1 [c] BROKEN") == 1
     assert "The children of shop import each other in cycles" in result.stdout
     assert "contracts.toml" not in "\n".join(line for line in lines if "LY013" in line)
@@ -67,20 +87,38 @@ def test_acyclic_siblings_shows_the_imports_that_close_the_cycle(project):
 
 def test_protected_reports_each_illegal_statement(project):
     project.write(
-        {**SHOP, "contracts.toml": HEADER + contract("protected", 'protected_modules = ["shop.api"]\nallowed_importers = ["shop.domain"]')}
+        {
+            **SHOP,
+            "contracts.toml": HEADER
+            + contract(
+                "protected",
+                'protected_modules = ["shop.api"]\nallowed_importers = ["shop.domain"]',
+            ),
+        }
     )
     result = project.check()
     assert result.returncode == 1
-    assert "  src/shop/util.py:1: LY014 shop.util imports shop.api.views (render)\n" in result.stdout
+    assert (
+        "  src/shop/util.py:1: LY014 shop.util imports shop.api.views (render)\n" in result.stdout
+    )
 
 
 def test_a_stale_ignored_import_is_a_located_finding_not_a_crash(project):
     body = 'layers = ["shop.api", "shop.domain"]\nignore_imports = [\n  "shop.domain.orders -> shop.api.views",\n  "shop.domain.gone -> shop.api",\n]'
-    project.write({**SHOP, "src/shop/domain/pricing.py": "import json\n", "contracts.toml": HEADER + contract("layers", body)})
+    project.write(
+        {
+            **SHOP,
+            "src/shop/domain/pricing.py": "import json\n",
+            "contracts.toml": HEADER + contract("layers", body),
+        }
+    )
     result = project.check()
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
-    assert "LY030 ignored import 'shop.domain.gone -> shop.api' matches no import: remove it" in result.stdout
+    assert (
+        "LY030 ignored import 'shop.domain.gone -> shop.api' matches no import: remove it"
+        in result.stdout
+    )
     assert "(1 ignored import)" in result.stdout
     assert "LY011" not in result.stdout  # the matched one is still ignored
 
@@ -114,12 +152,21 @@ def test_an_ignored_external_import_is_not_said_to_be_unseen(project):
 
 def test_a_future_statement_is_no_import_for_a_leaf(project):
     files = {**SHOP, "src/shop/util.py": "from __future__ import annotations\n"}
-    project.write({**files, "contracts.toml": HEADER + contract("leaf", 'modules = ["shop.util"]\nwithin = ["*"]')})
+    project.write(
+        {
+            **files,
+            "contracts.toml": HEADER + contract("leaf", 'modules = ["shop.util"]\nwithin = ["*"]'),
+        }
+    )
     assert project.check().returncode == 0
 
 
 def test_selecting_no_contract_is_an_error(project):
-    files = {**SHOP, "contracts.toml": HEADER + contract("probe", 'modules = ["shop.util"]\nforbidden = ["shop.api"]', id="p")}
+    files = {
+        **SHOP,
+        "contracts.toml": HEADER
+        + contract("probe", 'modules = ["shop.util"]\nforbidden = ["shop.api"]', id="p"),
+    }
     project.write(files)
     result = project.check("--contract", "p", "--no-probe")
     assert result.returncode == 2
@@ -130,12 +177,24 @@ def test_every_run_says_how_many_contracts_it_skipped(project):
     text = HEADER + contract("probe", 'modules = ["shop.util"]\nforbidden = ["shop.api"]', id="p")
     text += contract("leaf", 'modules = ["shop.util"]\nwithin = ["shop.infra"]', id="l")
     project.write({**SHOP, "contracts.toml": text})
-    assert project.check("--no-probe").stdout.endswith("Contracts: 1 kept, 0 broken; 1 probe contract skipped.\n")
+    assert project.check("--no-probe").stdout.endswith(
+        "Contracts: 1 kept, 0 broken; 1 probe contract skipped.\n"
+    )
 
 
 def test_the_cache_directory_is_kept_out_of_git_and_backups(project):
-    project.write({**SHOP, "contracts.toml": HEADER.replace("cache_dir = false\n", "") + contract("layers", 'layers = ["shop.infra", "shop.domain"]')})
+    project.write(
+        {
+            **SHOP,
+            "contracts.toml": HEADER.replace("cache_dir = false\n", "")
+            + contract("layers", 'layers = ["shop.infra", "shop.domain"]'),
+        }
+    )
     project.check()
     cache = project.root / ".layering_cache"
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
-    assert (cache / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert (
+        (cache / "CACHEDIR.TAG")
+        .read_text()
+        .startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    )

@@ -35,19 +35,28 @@ PACKAGE = {
 }
 
 CONTRACTS = [
-    ('forbidden', 'source_modules = ["shop.domain"]\nforbidden_modules = ["shop.infra"]'),
-    ('forbidden', 'source_modules = ["shop.domain.pricing"]\nforbidden_modules = ["shop.infra"]'),
-    ('forbidden', 'source_modules = ["shop.api"]\nforbidden_modules = ["shop.infra.db"]\nallow_indirect_imports = true'),
-    ('forbidden', 'source_modules = ["shop.api"]\nforbidden_modules = ["shop.infra.db"]'),
-    ('forbidden', 'source_modules = ["shop.domain"]\nforbidden_modules = ["shop.infra"]\nignore_imports = ["shop.domain.orders -> shop.infra.db"]'),
-    ('forbidden', 'source_modules = ["shop.domain.*"]\nforbidden_modules = ["sqlite3"]'),
-    ('layers', 'layers = ["shop.api", "shop.domain", "shop.infra"]'),
-    ('layers', 'layers = ["shop.api", "shop.infra", "shop.domain"]'),
-    ('independence', 'modules = ["shop.api", "shop.infra"]'),
-    ('independence', 'modules = ["shop.domain", "shop.infra"]'),
-    ('acyclic_siblings', 'ancestors = ["shop"]'),
-    ('protected', 'protected_modules = ["shop.infra"]\nallowed_importers = ["shop.domain"]'),
-    ('protected', 'protected_modules = ["shop.infra"]\nallowed_importers = ["shop.api", "shop.domain"]'),
+    ("forbidden", 'source_modules = ["shop.domain"]\nforbidden_modules = ["shop.infra"]'),
+    ("forbidden", 'source_modules = ["shop.domain.pricing"]\nforbidden_modules = ["shop.infra"]'),
+    (
+        "forbidden",
+        'source_modules = ["shop.api"]\nforbidden_modules = ["shop.infra.db"]\nallow_indirect_imports = true',
+    ),
+    ("forbidden", 'source_modules = ["shop.api"]\nforbidden_modules = ["shop.infra.db"]'),
+    (
+        "forbidden",
+        'source_modules = ["shop.domain"]\nforbidden_modules = ["shop.infra"]\nignore_imports = ["shop.domain.orders -> shop.infra.db"]',
+    ),
+    ("forbidden", 'source_modules = ["shop.domain.*"]\nforbidden_modules = ["sqlite3"]'),
+    ("layers", 'layers = ["shop.api", "shop.domain", "shop.infra"]'),
+    ("layers", 'layers = ["shop.api", "shop.infra", "shop.domain"]'),
+    ("independence", 'modules = ["shop.api", "shop.infra"]'),
+    ("independence", 'modules = ["shop.domain", "shop.infra"]'),
+    ("acyclic_siblings", 'ancestors = ["shop"]'),
+    ("protected", 'protected_modules = ["shop.infra"]\nallowed_importers = ["shop.domain"]'),
+    (
+        "protected",
+        'protected_modules = ["shop.infra"]\nallowed_importers = ["shop.api", "shop.domain"]',
+    ),
 ]
 
 
@@ -55,36 +64,55 @@ def _toml(kind: str, body: str, tool_prefix: str) -> str:
     return f'\n[[{tool_prefix}contracts]]\nname = "c"\ntype = "{kind}"\n{body}\n'
 
 
-@pytest.mark.parametrize("kind,body", CONTRACTS, ids=[f"{k}-{i}" for i, (k, _) in enumerate(CONTRACTS)])
+@pytest.mark.parametrize(
+    "kind,body", CONTRACTS, ids=[f"{k}-{i}" for i, (k, _) in enumerate(CONTRACTS)]
+)
 def test_same_verdict_as_lint_imports(project, tmp_path, kind, body):
     lint_imports = str(Path(sys.executable).parent / "lint-imports")
     external = "\ninclude_external_packages = true" if "sqlite3" in body else ""
     project.write(
         {
             **PACKAGE,
-            "contracts.toml": 'root_packages = ["shop"]\nsource_roots = ["src"]\ncache_dir = false\n' + _toml(kind, body, ""),
-            "importlinter.toml": '[tool.importlinter]\nroot_package = "shop"' + external + "\n" + _toml(kind, body, "tool.importlinter."),
+            "contracts.toml": 'root_packages = ["shop"]\nsource_roots = ["src"]\ncache_dir = false\n'
+            + _toml(kind, body, ""),
+            "importlinter.toml": '[tool.importlinter]\nroot_package = "shop"'
+            + external
+            + "\n"
+            + _toml(kind, body, "tool.importlinter."),
         }
     )
     ours = project.check()
     theirs = subprocess.run(
-        [lint_imports, "--config", str(tmp_path / "importlinter.toml"), "--no-cache"],  # --config: every 2.x
+        [
+            lint_imports,
+            "--config",
+            str(tmp_path / "importlinter.toml"),
+            "--no-cache",
+        ],  # --config: every 2.x
         cwd=tmp_path / "src",
         capture_output=True,
         text=True,
     )
-    assert "Contracts:" in theirs.stdout or "contracts:" in theirs.stdout.lower(), theirs.stdout + theirs.stderr
-    assert ours.returncode == theirs.returncode, ours.stdout + ours.stderr + "\n---\n" + theirs.stdout
+    assert "Contracts:" in theirs.stdout or "contracts:" in theirs.stdout.lower(), (
+        theirs.stdout + theirs.stderr
+    )
+    assert ours.returncode == theirs.returncode, (
+        ours.stdout + ours.stderr + "\n---\n" + theirs.stdout
+    )
 
 
 # --------------------------------------------------------------------------- what users see
 
-IMPORTLINTER_CONTRACTS = [(i, kind, body) for i, (kind, body) in enumerate(CONTRACTS) if "sqlite3" not in body]
+IMPORTLINTER_CONTRACTS = [
+    (i, kind, body) for i, (kind, body) in enumerate(CONTRACTS) if "sqlite3" not in body
+]
 
 
 def _config(contracts) -> str:
     header = 'root_packages = ["shop"]\nsource_roots = ["src"]\ncache_dir = false\n'
-    return header + "".join(f'\n[[contracts]]\nid = "c{i}"\ntype = "{kind}"\n{body}\n' for i, kind, body in contracts)
+    return header + "".join(
+        f'\n[[contracts]]\nid = "c{i}"\ntype = "{kind}"\n{body}\n' for i, kind, body in contracts
+    )
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +122,11 @@ def both_reports(tmp_path_factory):
     reports = {}
     cases = {
         "parity": (PACKAGE, _config(IMPORTLINTER_CONTRACTS), "src"),
-        "shop": (SHOP, shop_config([i for i in SHOP_CONTRACTS if i not in ("leaf", "contained")]), "src"),
+        "shop": (
+            SHOP,
+            shop_config([i for i in SHOP_CONTRACTS if i not in ("leaf", "contained")]),
+            "src",
+        ),
         "example": (None, EXAMPLE_CONTRACTS, "examples/serve"),
     }
     for case, (files, config, source_root) in cases.items():
@@ -116,7 +148,18 @@ def _each_contract(case: str, ids: list[str]):
 PARAMETERS = (
     _each_contract("parity", [f"c{i}" for i, _, _ in IMPORTLINTER_CONTRACTS])
     + _each_contract("shop", [i for i in SHOP_CONTRACTS if i not in ("leaf", "contained")])
-    + _each_contract("example", ["forbidden-chains", "forbidden-direct", "layers", "layers-containers", "independence", "protected", "acyclic"])
+    + _each_contract(
+        "example",
+        [
+            "forbidden-chains",
+            "forbidden-direct",
+            "layers",
+            "layers-containers",
+            "independence",
+            "protected",
+            "acyclic",
+        ],
+    )
 )
 
 
@@ -164,7 +207,9 @@ forbidden_modules = ["app.high.a", "app.high.b"]
 
 @pytest.fixture(scope="module")
 def forked(tmp_path_factory):
-    root = write_files(tmp_path_factory.mktemp("forked"), {**FORKED, "contracts.toml": FORKED_CONTRACTS})
+    root = write_files(
+        tmp_path_factory.mktemp("forked"), {**FORKED, "contracts.toml": FORKED_CONTRACTS}
+    )
     document = json_report(root)
     theirs = importlinter_findings(root, FORKED_CONTRACTS, "src")
     return {c["id"]: (c, theirs["contracts"][c["id"]]) for c in document["contracts"]}
@@ -175,14 +220,26 @@ def test_the_forked_package_is_cut_as_import_linter_sees_it(forked):
     import-linter's crosses."""
     options = {c["id"]: c for c in tomllib.loads(FORKED_CONTRACTS)["contracts"]}
     for contract_id, (contract, theirs) in forked.items():
-        assert [(c["importer"], c["imported"]) for c in contract["cut"]] == [("app.low.x", "app.mid")]
-        compare_with_importlinter(contract, options[contract_id], theirs, {("app.low.x", "app.mid"), ("app.mid", "app.high.a"), ("app.mid", "app.high.b")})
+        assert [(c["importer"], c["imported"]) for c in contract["cut"]] == [
+            ("app.low.x", "app.mid")
+        ]
+        compare_with_importlinter(
+            contract,
+            options[contract_id],
+            theirs,
+            {("app.low.x", "app.mid"), ("app.mid", "app.high.a"), ("app.mid", "app.high.b")},
+        )
 
 
-@pytest.mark.xfail(strict=True, reason="layering lists one chain per import of a source module, so app.high.b, an end of import-linter's chains, ends none of layering's")
+@pytest.mark.xfail(
+    strict=True,
+    reason="layering lists one chain per import of a source module, so app.high.b, an end of import-linter's chains, ends none of layering's",
+)
 @pytest.mark.parametrize("contract_id", ["independence", "forbidden"])
 def test_every_end_of_import_linters_chains_ends_a_chain_layering_lists(forked, contract_id):
     contract, theirs = forked[contract_id]
-    ends = {chain[-1]["imported"] for group in contract["chain_groups"] for chain in group["listed"]}
+    ends = {
+        chain[-1]["imported"] for group in contract["chain_groups"] for chain in group["listed"]
+    }
     their_ends = {chain[-1][1] for route in theirs["routes"] for chain in route_chains(route)}
     assert their_ends <= ends, f"import-linter's chains end at {sorted(their_ends - ends)} too"

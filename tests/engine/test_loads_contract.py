@@ -9,7 +9,12 @@ import sys
 HEADER = 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n'
 
 
-def loads_config(modules: list[str], forbidden: list[str], expect_loaded: list[str] | None = None, extra: str = "") -> str:
+def loads_config(
+    modules: list[str],
+    forbidden: list[str],
+    expect_loaded: list[str] | None = None,
+    extra: str = "",
+) -> str:
     text = HEADER + (
         '\n[[contracts]]\nid = "loads"\nname = "no forbidden loads"\ntype = "loads"\n'
         f"modules = {modules!r}\nforbidden = {forbidden!r}\n".replace("'", '"')
@@ -23,7 +28,18 @@ def violation_lines(stdout: str) -> list[str]:
     return [line.strip() for line in stdout.splitlines() if line.startswith("  ")]
 
 
-TARGETS = ("checking", "function", "lambda", "class", "with", "if", "else", "try", "except", "finally")
+TARGETS = (
+    "checking",
+    "function",
+    "lambda",
+    "class",
+    "with",
+    "if",
+    "else",
+    "try",
+    "except",
+    "finally",
+)
 
 
 def test_module_level_imports_run_wherever_they_stand_and_functions_do_not(project):
@@ -103,7 +119,9 @@ def test_a_forbidden_parent_package_is_loaded_by_every_module_inside_it(project)
     )
     result = project.check()
     assert result.returncode == 1, result.stdout + result.stderr
-    assert violation_lines(result.stdout) == ["src/app/pkg/mod.py:1: LY026 importing app.pkg.mod loads app.pkg, its own parent package"]
+    assert violation_lines(result.stdout) == [
+        "src/app/pkg/mod.py:1: LY026 importing app.pkg.mod loads app.pkg, its own parent package"
+    ]
 
 
 def test_from_import_executes_the_package_and_the_submodule_it_names(project):
@@ -118,7 +136,9 @@ def test_from_import_executes_the_package_and_the_submodule_it_names(project):
             "src/app/by_name.py": "from app.p import NAME\n",
             "src/app/by_module.py": "from app.p import NAME, sub\n",
             "src/app/relative.py": "from .p import rel\n",
-            "contracts.toml": loads_config(["app.by_name", "app.by_module", "app.relative", "app.p.other"], ["app.heavy"]),
+            "contracts.toml": loads_config(
+                ["app.by_name", "app.by_module", "app.relative", "app.p.other"], ["app.heavy"]
+            ),
         }
     )
     result = project.check()
@@ -207,7 +227,9 @@ def test_expect_loaded_is_strict_and_only_shrinks(project):
         "src/app/b.py": "",
         "src/app/heavy.py": "",
     }
-    project.write({**files, "contracts.toml": loads_config(["app.a", "app.b"], ["app.heavy"], ["app.a"])})
+    project.write(
+        {**files, "contracts.toml": loads_config(["app.a", "app.b"], ["app.heavy"], ["app.a"])}
+    )
     kept = project.check()
     assert kept.returncode == 0, kept.stdout + kept.stderr
     assert "no forbidden loads [loads] KEPT" in kept.stdout
@@ -215,7 +237,10 @@ def test_expect_loaded_is_strict_and_only_shrinks(project):
     project.write({"src/app/a.py": "import os\n"})
     stale = project.check()
     assert stale.returncode == 1
-    assert "contracts.toml:11: LY032 app.a no longer loads a forbidden module: remove it from expect_loaded (it only shrinks)" in stale.stdout
+    assert (
+        "contracts.toml:11: LY032 app.a no longer loads a forbidden module: remove it from expect_loaded (it only shrinks)"
+        in stale.stdout
+    )
     pruned = project.layering("prune")
     assert pruned.returncode == 0, pruned.stdout + pruned.stderr
     assert "expect_loaded = []" in (project.root / "contracts.toml").read_text()
@@ -227,8 +252,9 @@ def test_configuration_mistakes_are_located_errors(project):
         {
             "src/app/__init__.py": "",
             "src/app/a.py": "",
-            "contracts.toml": loads_config(["app.a", "json"], ["app.nothing"], ["app.b"], extra="")
-            .replace('type = "loads"\n', 'type = "loads"\nforbiden = []\n'),
+            "contracts.toml": loads_config(
+                ["app.a", "json"], ["app.nothing"], ["app.b"], extra=""
+            ).replace('type = "loads"\n', 'type = "loads"\nforbiden = []\n'),
         }
     )
     result = project.check()
@@ -240,8 +266,14 @@ def test_configuration_mistakes_are_located_errors(project):
     project.write({"contracts.toml": loads_config(["app.a", "json"], ["app.nothing"], ["app.b"])})
     result = project.check()
     assert result.returncode == 2
-    assert "contracts.toml:9: error: contract 'no forbidden loads': 'json' in 'modules' matches no module in the package app" in result.stderr
-    assert "contracts.toml:10: error: contract 'no forbidden loads': 'app.nothing' in 'forbidden' matches no module in the package app" in result.stderr
+    assert (
+        "contracts.toml:9: error: contract 'no forbidden loads': 'json' in 'modules' matches no module in the package app"
+        in result.stderr
+    )
+    assert (
+        "contracts.toml:10: error: contract 'no forbidden loads': 'app.nothing' in 'forbidden' matches no module in the package app"
+        in result.stderr
+    )
     project.write({"contracts.toml": loads_config(["app.a"], ["json"], ["app.b"])})
     result = project.check()
     assert result.returncode == 2
@@ -268,7 +300,9 @@ def test_a_static_run_executes_nothing_of_the_package(project):
     assert not marker.exists()
     probed = project.check("--probe-only")
     assert probed.returncode == 1
-    assert marker.exists()  # the same package does write it when imported: the check above could fail
+    assert (
+        marker.exists()
+    )  # the same package does write it when imported: the check above could fail
 
 
 def test_an_unreadable_file_in_the_closure_is_a_located_error(project):
@@ -283,14 +317,19 @@ def test_an_unreadable_file_in_the_closure_is_a_located_error(project):
     )
     result = project.check()
     assert result.returncode == 2
-    assert f"src/app/broken.py:1: LY040 syntax error: " in result.stdout
+    assert "src/app/broken.py:1: LY040 syntax error: " in result.stdout
     assert "unrelated" not in result.stdout
 
 
 def test_lazy_imports_do_not_run(project):
     source = "lazy import app.heavy\n"
     project.write(
-        {"src/app/__init__.py": "", "src/app/a.py": source, "src/app/heavy.py": "", "contracts.toml": loads_config(["app.a"], ["app.heavy"])}
+        {
+            "src/app/__init__.py": "",
+            "src/app/a.py": source,
+            "src/app/heavy.py": "",
+            "contracts.toml": loads_config(["app.a"], ["app.heavy"]),
+        }
     )
     result = project.check()
     try:
@@ -320,5 +359,13 @@ def test_reports_are_the_same_bytes_under_any_hash_seed(project):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         import subprocess
 
-        outputs.add(subprocess.run([sys.executable, "-m", "layering", "check", "--format", "json"], cwd=project.root, env=env, capture_output=True, text=True).stdout)
+        outputs.add(
+            subprocess.run(
+                [sys.executable, "-m", "layering", "check", "--format", "json"],
+                cwd=project.root,
+                env=env,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
     assert len(outputs) == 1

@@ -30,11 +30,25 @@ def test_migrations_are_checked_and_located(project):
     )
     result = project.check()
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "  src/app/migrations/0001_initial.py:1: LY001 app.migrations.0001_initial imports app.db\n" in result.stdout
-    assert "  src/app/migrations/0002_more.py:5: LY001 app.migrations.0002_more imports app.db [function-level]\n" in result.stdout
-    assert "  src/app/migrations/0001_initial.py:1: LY003 app.migrations.0001_initial imports app.db\n" in result.stdout
-    assert "  src/app/migrations/0002_more.py:5: LY003 app.migrations.0002_more imports app.db [function-level]\n" in result.stdout
-    assert "hidden" not in result.stdout and "not.a.module" not in result.stdout  # not modules, as for grimp
+    assert (
+        "  src/app/migrations/0001_initial.py:1: LY001 app.migrations.0001_initial imports app.db\n"
+        in result.stdout
+    )
+    assert (
+        "  src/app/migrations/0002_more.py:5: LY001 app.migrations.0002_more imports app.db [function-level]\n"
+        in result.stdout
+    )
+    assert (
+        "  src/app/migrations/0001_initial.py:1: LY003 app.migrations.0001_initial imports app.db\n"
+        in result.stdout
+    )
+    assert (
+        "  src/app/migrations/0002_more.py:5: LY003 app.migrations.0002_more imports app.db [function-level]\n"
+        in result.stdout
+    )
+    assert (
+        "hidden" not in result.stdout and "not.a.module" not in result.stdout
+    )  # not modules, as for grimp
 
 
 def test_a_pattern_names_a_migration(project):
@@ -56,13 +70,21 @@ def test_same_violations_as_lint_imports(project, tmp_path):
         {
             **PACKAGE,
             "contracts.toml": HEADER + "[[contracts]]\n" + contract,
-            "importlinter.toml": '[tool.importlinter]\nroot_package = "app"\n\n[[tool.importlinter.contracts]]\n' + contract,
+            "importlinter.toml": '[tool.importlinter]\nroot_package = "app"\n\n[[tool.importlinter.contracts]]\n'
+            + contract,
         }
     )
     ours = project.check("--format", "json")
     theirs = subprocess.run(
-        [str(Path(sys.executable).parent / "lint-imports"), "--config", str(tmp_path / "importlinter.toml"), "--no-cache"],
-        cwd=tmp_path / "src", capture_output=True, text=True,
+        [
+            str(Path(sys.executable).parent / "lint-imports"),
+            "--config",
+            str(tmp_path / "importlinter.toml"),
+            "--no-cache",
+        ],
+        cwd=tmp_path / "src",
+        capture_output=True,
+        text=True,
     )
     assert ours.returncode == theirs.returncode == 1, theirs.stdout
     for module in ("app.migrations.0001_initial", "app.migrations.0002_more"):

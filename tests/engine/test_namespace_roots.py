@@ -19,25 +19,36 @@ DEEP = {
 
 def test_a_namespace_root_package_split_over_two_directories(project, tmp_path):
     contract = '[[{prefix}contracts]]\nname = "API without the database"\ntype = "forbidden"\nsource_modules = ["nsp.api"]\nforbidden_modules = ["nsp.db"]\n'
-    project.write({
-        **SPLIT,
-        "contracts.toml": 'root_packages = ["nsp"]\nsource_roots = ["one", "two"]\n\n' + contract.format(prefix=""),
-        "il/pyproject.toml": '[tool.importlinter]\nroot_package = "nsp"\n\n' + contract.format(prefix="tool.importlinter."),
-    })
+    project.write(
+        {
+            **SPLIT,
+            "contracts.toml": 'root_packages = ["nsp"]\nsource_roots = ["one", "two"]\n\n'
+            + contract.format(prefix=""),
+            "il/pyproject.toml": '[tool.importlinter]\nroot_package = "nsp"\n\n'
+            + contract.format(prefix="tool.importlinter."),
+        }
+    )
     theirs = lint_imports(tmp_path / "il", pythonpath=f"{tmp_path / 'one'}:{tmp_path / 'two'}")
     ours = layering(project)
     assert ours[1] == theirs[1] == {"API without the database": "BROKEN"}
     assert ours[0] == theirs[0] == 1
-    assert "one/nsp/api/views.py:1: LY001 nsp.api.views imports nsp.db.tables" in project.check("--no-cache").stdout
+    assert (
+        "one/nsp/api/views.py:1: LY001 nsp.api.views imports nsp.db.tables"
+        in project.check("--no-cache").stdout
+    )
 
 
 def test_a_root_package_under_two_namespace_levels(project, tmp_path):
     contract = '[[{prefix}contracts]]\nname = "b above a"\ntype = "layers"\nlayers = ["ns.sub.portion.b", "ns.sub.portion.a"]\n'
-    project.write({
-        **DEEP,
-        "contracts.toml": 'root_packages = ["ns.sub.portion"]\n\n' + contract.format(prefix=""),
-        "il/pyproject.toml": '[tool.importlinter]\nroot_package = "ns.sub.portion"\n\n' + contract.format(prefix="tool.importlinter."),
-    })
+    project.write(
+        {
+            **DEEP,
+            "contracts.toml": 'root_packages = ["ns.sub.portion"]\n\n'
+            + contract.format(prefix=""),
+            "il/pyproject.toml": '[tool.importlinter]\nroot_package = "ns.sub.portion"\n\n'
+            + contract.format(prefix="tool.importlinter."),
+        }
+    )
     theirs = lint_imports(tmp_path / "il", pythonpath=str(tmp_path / "src"))
     ours = layering(project)
     assert ours[1] == theirs[1] == {"b above a": "BROKEN"}

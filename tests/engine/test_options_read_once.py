@@ -37,12 +37,20 @@ modules = ["app.hi", "app.lo"]
 
 def imported_modules(stderr: str) -> set[str]:
     """The modules `python -X importtime` says the run imported."""
-    return {m.group(1) for m in re.finditer(r"^import time:\s+\d+ \|\s+\d+ \|\s+(\S+)$", stderr, re.M)}
+    return {
+        m.group(1) for m in re.finditer(r"^import time:\s+\d+ \|\s+\d+ \|\s+(\S+)$", stderr, re.M)
+    }
 
 
 def check_importtime(project, *args: str) -> subprocess.CompletedProcess:
     """`layering check ARGS` in a subprocess that says what it imports."""
-    return subprocess.run([sys.executable, "-X", "importtime", "-m", "layering", "check", *args], cwd=project.root, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "layering", "check", *args],
+        cwd=project.root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_a_run_answered_from_the_cache_does_not_import_import_linter(project):
@@ -53,7 +61,9 @@ def test_a_run_answered_from_the_cache_does_not_import_import_linter(project):
     second = check_importtime(project)
     assert second.returncode == 1
     assert second.stdout == first.stdout
-    assert not {m for m in imported_modules(second.stderr) if m.split(".")[0] in ("importlinter", "rich")}
+    assert not {
+        m for m in imported_modules(second.stderr) if m.split(".")[0] in ("importlinter", "rich")
+    }
     # a changed import decides the contracts again: import-linter is imported to do it
     (project.root / "src/app/lo/b.py").write_text("from app.hi import a\n")
     third = check_importtime(project)
@@ -86,10 +96,16 @@ def test_a_run_answered_from_the_cache_imports_neither_the_probes_nor_the_source
     probe does not import them; one that reads a source file does."""
     project.write({**PACKAGE, "contracts.toml": CONTRACTS.format(extra="")})
     first = check_importtime(project)
-    assert "layering.adapters.source_facts" in imported_modules(first.stderr)  # the report's lines are read from source
+    assert "layering.adapters.source_facts" in imported_modules(
+        first.stderr
+    )  # the report's lines are read from source
     second = check_importtime(project)
     assert second.stdout == first.stdout
-    assert not imported_modules(second.stderr) & {"layering.domain.probes", "layering.adapters.source_facts", "layering.adapters.executed_imports"}
+    assert not imported_modules(second.stderr) & {
+        "layering.domain.probes",
+        "layering.adapters.source_facts",
+        "layering.adapters.executed_imports",
+    }
 
 
 def test_a_run_without_the_cache_does_not_import_the_caches(project):
@@ -97,11 +113,18 @@ def test_a_run_without_the_cache_does_not_import_the_caches(project):
     project.write({**PACKAGE, "contracts.toml": CONTRACTS.format(extra="")})
     without = check_importtime(project, "--no-cache")
     assert without.returncode == 1, without.stdout + without.stderr
-    assert not imported_modules(without.stderr) & {"layering.adapters.result_cache", "layering.adapters.import_cache", "xxhash"}
+    assert not imported_modules(without.stderr) & {
+        "layering.adapters.result_cache",
+        "layering.adapters.import_cache",
+        "xxhash",
+    }
     assert not (project.root / ".layering_cache").exists()
     with_cache = check_importtime(project)
     assert with_cache.stdout == without.stdout
-    assert {"layering.adapters.result_cache", "layering.adapters.import_cache"} <= imported_modules(with_cache.stderr)
+    assert {
+        "layering.adapters.result_cache",
+        "layering.adapters.import_cache",
+    } <= imported_modules(with_cache.stderr)
     assert (project.root / ".layering_cache").is_dir()
 
 

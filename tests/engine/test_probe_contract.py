@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from probe_support import make_venv, other_pythons
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,7 +33,9 @@ PACKAGE = {
 def probe_config(modules, forbidden=("app.heavy",), extra: str = "") -> str:
     return (
         'root_packages = ["app"]\nsource_roots = ["src"]\n\n[[contracts]]\nid = "probe"\nname = "nothing loads heavy"\n'
-        f'type = "probe"\nmodules = {list(modules)!r}\nforbidden = {list(forbidden)!r}\ntimeout = 5\n'.replace("'", '"')
+        f'type = "probe"\nmodules = {list(modules)!r}\nforbidden = {list(forbidden)!r}\ntimeout = 5\n'.replace(
+            "'", '"'
+        )
         + extra
     )
 
@@ -65,7 +66,10 @@ def test_chain_of_two_module_level_imports_is_printed_with_both_lines(project):
 def test_load_through_the_parent_package_init_which_the_static_graph_does_not_show(project):
     result = run(project, ["app.sub.leafmod"])
     assert result.returncode == 1
-    assert "  src/app/sub/__init__.py:1: LY020 importing app.sub.leafmod loads app.heavy through its parent package app.sub\n" in result.stdout
+    assert (
+        "  src/app/sub/__init__.py:1: LY020 importing app.sub.leafmod loads app.heavy through its parent package app.sub\n"
+        in result.stdout
+    )
 
 
 def test_load_through_importlib_with_a_computed_name(project):
@@ -105,7 +109,10 @@ def test_a_child_that_floods_stdout_cannot_confuse_the_result(project):
 def test_stale_expect_loaded_fails_and_says_remove_it(project):
     result = run(project, ["app.clean"], extra='expect_loaded = ["app.clean"]\n')
     assert result.returncode == 1
-    assert "contracts.toml:11: LY032 app.clean no longer loads a forbidden module: remove it from expect_loaded (it only shrinks)" in result.stdout
+    assert (
+        "contracts.toml:11: LY032 app.clean no longer loads a forbidden module: remove it from expect_loaded (it only shrinks)"
+        in result.stdout
+    )
 
 
 def test_expect_loaded_covers_a_known_load(project):
@@ -150,7 +157,10 @@ def test_missing_heavy_dependency_without_a_stub_is_an_import_error(project):
 def test_forbidden_pattern_overlapping_a_stub_is_an_error(project):
     result = run(project, ["app.uses_torch"], forbidden=["torch"], extra='stub = ["torch"]\n')
     assert result.returncode == 2
-    assert "forbidden 'torch' overlaps stub 'torch': a stubbed module is never reported loaded" in result.stderr
+    assert (
+        "forbidden 'torch' overlaps stub 'torch': a stubbed module is never reported loaded"
+        in result.stderr
+    )
 
 
 def test_injection_in_a_module_name_is_rejected_before_any_child(project):
@@ -168,9 +178,17 @@ def test_no_probe_and_probe_only(project):
         }
     )
     static = project.check("--no-probe")
-    assert static.returncode == 0 and "[probe]" not in static.stdout and "[static] KEPT" in static.stdout
+    assert (
+        static.returncode == 0
+        and "[probe]" not in static.stdout
+        and "[static] KEPT" in static.stdout
+    )
     probes = project.check("--probe-only")
-    assert probes.returncode == 1 and "[static]" not in probes.stdout and "[probe] BROKEN" in probes.stdout
+    assert (
+        probes.returncode == 1
+        and "[static]" not in probes.stdout
+        and "[probe] BROKEN" in probes.stdout
+    )
 
 
 def test_results_are_reported_in_a_stable_order_whatever_the_jobs(project):
@@ -184,7 +202,9 @@ def test_results_are_reported_in_a_stable_order_whatever_the_jobs(project):
 
 @pytest.fixture
 def model(project):
-    shutil.copytree(REPO / "examples", project.root / "examples", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "examples", project.root / "examples", ignore=shutil.ignore_patterns("__pycache__")
+    )
     shutil.copy(REPO / "contracts.toml", project.root / "contracts.toml")
     return project
 
@@ -195,7 +215,7 @@ def test_seed_history_replays_on_the_model(model):
     contracts = model.root / "contracts.toml"
     after_refactor = contracts.read_text()
     expecting = after_refactor.replace(
-        'expect_loaded = []   # the expected failure for openai_disagg_service is gone',
+        "expect_loaded = []   # the expected failure for openai_disagg_service is gone",
         'expect_loaded = ["tensorrt_llm.serve.openai_disagg_service"]',
     )
     assert expecting != after_refactor
@@ -203,12 +223,22 @@ def test_seed_history_replays_on_the_model(model):
     original_service = service.read_text()
     moved = "from tensorrt_llm.serve._base.responses_stream import responses_done_generator"
     assert moved in original_service
-    service.write_text(original_service.replace(moved, "from tensorrt_llm.serve.responses_utils import responses_done_generator"))
-    responses_utils.write_text(responses_utils.read_text() + "\n\ndef responses_done_generator(*args, **kwargs):\n    pass\n")
+    service.write_text(
+        original_service.replace(
+            moved, "from tensorrt_llm.serve.responses_utils import responses_done_generator"
+        )
+    )
+    responses_utils.write_text(
+        responses_utils.read_text()
+        + "\n\ndef responses_done_generator(*args, **kwargs):\n    pass\n"
+    )
 
     before = model.check("--probe-only", "--contract", "disagg-probe-no-responses-utils")
     assert before.returncode == 1
-    assert "LY020 importing tensorrt_llm.serve.openai_disagg_service loads tensorrt_llm.serve.responses_utils" in before.stdout
+    assert (
+        "LY020 importing tensorrt_llm.serve.openai_disagg_service loads tensorrt_llm.serve.responses_utils"
+        in before.stdout
+    )
 
     contracts.write_text(expecting)
     with_expectation = model.check("--probe-only", "--contract", "disagg-probe-no-responses-utils")
@@ -217,7 +247,10 @@ def test_seed_history_replays_on_the_model(model):
     service.write_text(original_service)
     refactored = model.check("--probe-only", "--contract", "disagg-probe-no-responses-utils")
     assert refactored.returncode == 1
-    assert "LY032 tensorrt_llm.serve.openai_disagg_service no longer loads a forbidden module: remove it from expect_loaded" in refactored.stdout
+    assert (
+        "LY032 tensorrt_llm.serve.openai_disagg_service no longer loads a forbidden module: remove it from expect_loaded"
+        in refactored.stdout
+    )
 
 
 # --------------------------------------------------------------------------- the interpreter, env and setup
@@ -247,7 +280,9 @@ PROJECT_FILES = {
 
 
 def run_with(project, modules, forbidden, extra="", *args):
-    project.write({**PACKAGE, **PROJECT_FILES, "contracts.toml": probe_config(modules, forbidden, extra)})
+    project.write(
+        {**PACKAGE, **PROJECT_FILES, "contracts.toml": probe_config(modules, forbidden, extra)}
+    )
     result = project.check(*args)
     assert "Traceback (most recent call last)" not in result.stderr
     return result
@@ -267,7 +302,10 @@ def test_probes_run_in_the_interpreter_that_python_names(project, tmp_path):
         f"interpreter probes run in ({sys.executable}): install it there, point python = (or --python) at the "
         "project's environment, or add it to stub\n"
     ) in here.stdout
-    assert "LY024 positive control: this contract cannot fail, since importing onlyhere.heavy did not complete: 'onlyhere' is not installed" in here.stdout
+    assert (
+        "LY024 positive control: this contract cannot fail, since importing onlyhere.heavy did not complete: 'onlyhere' is not installed"
+        in here.stdout
+    )
     _no_enum_words(here.stdout)
 
     there = project.check("--python", str(venv_python))
@@ -282,7 +320,9 @@ def test_probes_run_in_the_interpreter_that_python_names(project, tmp_path):
     ) in there.stdout
 
 
-def test_python_in_the_configuration_is_relative_to_it_and_may_be_another_version(project, tmp_path):
+def test_python_in_the_configuration_is_relative_to_it_and_may_be_another_version(
+    project, tmp_path
+):
     version, python = min(other_pythons().items(), default=("", sys.executable))
     make_venv(tmp_path / "venv", ONLY_IN_THE_VENV, python=python)
     run_with(project, ["app.uses_onlyhere"], ["onlyhere.heavy"], 'python = "venv/bin/python"\n')
@@ -293,7 +333,9 @@ def test_python_in_the_configuration_is_relative_to_it_and_may_be_another_versio
     assert contract["probe"] == {"python": "venv/bin/python", "env": {}, "setup": []}
     assert [v["imported"] for v in contract["violations"]] == ["onlyhere.heavy"]
     assert [hop["path"] for hop in contract["violations"][0]["chain"]] == [
-        "src/app/uses_onlyhere.py", "venv-packages/onlyhere/__init__.py", "venv-packages/onlyhere/engine.py",
+        "src/app/uses_onlyhere.py",
+        "venv-packages/onlyhere/__init__.py",
+        "venv-packages/onlyhere/engine.py",
     ]
 
 
@@ -301,7 +343,12 @@ def test_env_reaches_the_child_and_is_shown_in_the_header(project):
     without = run_with(project, ["app.configured"], ["app.heavy"])
     assert without.returncode == 2
     assert "RuntimeError: APP_SETTINGS is not set" in without.stdout
-    result = run_with(project, ["app.configured"], ["app.heavy"], 'env = { APP_SETTINGS = "app.settings_test" }\n')
+    result = run_with(
+        project,
+        ["app.configured"],
+        ["app.heavy"],
+        'env = { APP_SETTINGS = "app.settings_test" }\n',
+    )
     assert result.returncode == 1, result.stdout
     assert (
         "nothing loads heavy [probe] BROKEN\n"
@@ -309,7 +356,11 @@ def test_env_reaches_the_child_and_is_shown_in_the_header(project):
         "  src/app/configured.py:4: LY020 importing app.configured loads app.heavy\n"
     ) in result.stdout
     document = json.loads(project.check("--format", "json").stdout)
-    assert document["contracts"][0]["probe"] == {"python": "", "env": {"APP_SETTINGS": "app.settings_test"}, "setup": []}
+    assert document["contracts"][0]["probe"] == {
+        "python": "",
+        "env": {"APP_SETTINGS": "app.settings_test"},
+        "setup": [],
+    }
 
 
 def test_what_setup_loads_is_not_blamed_on_the_probed_module(project):
@@ -327,27 +378,39 @@ def test_what_setup_loads_is_not_blamed_on_the_probed_module(project):
 
 
 def test_a_forbidden_module_setup_already_loads_is_an_error(project):
-    result = run_with(project, ["app.uses_two"], ["app.plugins.one", "app.heavy"], 'setup = ["app.boot:start"]\n')
+    result = run_with(
+        project, ["app.uses_two"], ["app.plugins.one", "app.heavy"], 'setup = ["app.boot:start"]\n'
+    )
     assert result.returncode == 2, result.stdout
     assert (
         "  contracts.toml:9: LY024 forbidden 'app.plugins.one' is already loaded by setup 'app.boot:start', before any "
         "probed import, so this contract cannot fail for it: remove it from forbidden, or use a setup that does not load it\n"
         "    src/app/boot.py:2: app.boot -> app.plugins.one\n"
     ) in result.stdout
-    every = run_with(project, ["app.uses_two"], ["app.plugins.*"], 'setup = ["app.boot:start_all"]\n')
+    every = run_with(
+        project, ["app.uses_two"], ["app.plugins.*"], 'setup = ["app.boot:start_all"]\n'
+    )
     assert every.returncode == 2
-    assert "LY024 forbidden 'app.plugins.*' (app.plugins.one) is already loaded by setup 'app.boot:start_all'" in every.stdout
+    assert (
+        "LY024 forbidden 'app.plugins.*' (app.plugins.one) is already loaded by setup 'app.boot:start_all'"
+        in every.stdout
+    )
 
 
 def test_a_forbidden_module_loaded_at_interpreter_start_is_an_error_not_a_finding(project):
     result = run_with(project, ["app.clean"], ["os", "app.heavy"])
     assert result.returncode == 2
-    assert "contracts.toml:9: LY024 forbidden 'os' is already loaded when the interpreter starts" in result.stdout
+    assert (
+        "contracts.toml:9: LY024 forbidden 'os' is already loaded when the interpreter starts"
+        in result.stdout
+    )
     assert "loads os" not in result.stdout
 
 
 def test_a_probed_module_that_setup_loads_cannot_fail(project):
-    result = run_with(project, ["app.plugins.one", "app.uses_two"], ["app.heavy"], 'setup = ["app.boot:start"]\n')
+    result = run_with(
+        project, ["app.plugins.one", "app.uses_two"], ["app.heavy"], 'setup = ["app.boot:start"]\n'
+    )
     assert result.returncode == 2
     assert (
         "  contracts.toml:8: LY024 app.plugins.one is already loaded by setup 'app.boot:start', before the probe imports it, "
@@ -358,7 +421,10 @@ def test_a_probed_module_that_setup_loads_cannot_fail(project):
 def test_a_failing_setup_is_located_at_the_setup_line(project):
     result = run_with(project, ["app.clean"], ["app.heavy"], 'setup = ["app.broken"]\n')
     assert result.returncode == 2
-    assert "  contracts.toml:11: LY025 setup 'app.broken' failed, so no module could be probed: RuntimeError: boom at import\n" in result.stdout
+    assert (
+        "  contracts.toml:11: LY025 setup 'app.broken' failed, so no module could be probed: RuntimeError: boom at import\n"
+        in result.stdout
+    )
     assert 'src/app/broken.py", line 1, in <module>' in result.stdout
     assert result.stdout.count("LY025") == 1  # once per contract, not once per probe
     _no_enum_words(result.stdout)
@@ -373,16 +439,27 @@ def test_a_control_whose_dependency_is_missing_says_what_to_do(project):
         "there, point python = (or --python) at the project's environment, or add it to stub\n"
     ) in result.stdout
     _no_enum_words(result.stdout)
-    stubbed = run_with(project, ["app.clean"], ["app.needs_dep"], 'stub = ["not_installed_dep_xyz"]\n')
+    stubbed = run_with(
+        project, ["app.clean"], ["app.needs_dep"], 'stub = ["not_installed_dep_xyz"]\n'
+    )
     assert stubbed.returncode == 0, stubbed.stdout
 
 
 FORMATS = ("text", "json", "github", "sarif")
 
 
-def _config_error(project, timeout_line: str, *args: str, forbidden=("app.heavy",)) -> dict[str, str]:
+def _config_error(
+    project, timeout_line: str, *args: str, forbidden=("app.heavy",)
+) -> dict[str, str]:
     """Each format's output (stdout + stderr) for a probe contract whose timeout line is `timeout_line`."""
-    project.write({**PACKAGE, "contracts.toml": probe_config(["app.clean"], forbidden).replace("timeout = 5\n", timeout_line)})
+    project.write(
+        {
+            **PACKAGE,
+            "contracts.toml": probe_config(["app.clean"], forbidden).replace(
+                "timeout = 5\n", timeout_line
+            ),
+        }
+    )
     outputs = {}
     for format in FORMATS:
         result = project.check("--format", format, *args)
@@ -398,10 +475,22 @@ def _config_error(project, timeout_line: str, *args: str, forbidden=("app.heavy"
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        ("timeout = inf\n", "contracts.toml:10: error: contract 'nothing loads heavy', option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got inf"),
-        ("timeout = nan\n", "option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got nan"),
-        ("timeout = 1e7\n", "option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got 10000000.0"),
-        ('python = "nope/bin/python"\n', "contracts.toml:10: error: contract 'nothing loads heavy', option 'python': 'nope/bin/python' does not exist"),
+        (
+            "timeout = inf\n",
+            "contracts.toml:10: error: contract 'nothing loads heavy', option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got inf",
+        ),
+        (
+            "timeout = nan\n",
+            "option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got nan",
+        ),
+        (
+            "timeout = 1e7\n",
+            "option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got 10000000.0",
+        ),
+        (
+            'python = "nope/bin/python"\n',
+            "contracts.toml:10: error: contract 'nothing loads heavy', option 'python': 'nope/bin/python' does not exist",
+        ),
     ],
 )
 def test_a_bad_timeout_or_interpreter_is_a_located_error_in_every_format(project, extra, message):
@@ -413,11 +502,23 @@ def test_a_bad_timeout_or_interpreter_is_a_located_error_in_every_format(project
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        ('env = { "BAD NAME" = "x" }\n', "option 'env': 'BAD NAME' is not an environment variable name"),
-        ('env = { PYTHONPATH = "src" }\n', "option 'env': PYTHONPATH would be ignored: probes run Python in isolated mode (-I)"),
-        ("env = { LEVEL = 1 }\n", "option 'env': the value of LEVEL must be a string (TOML quotes), got 1"),
+        (
+            'env = { "BAD NAME" = "x" }\n',
+            "option 'env': 'BAD NAME' is not an environment variable name",
+        ),
+        (
+            'env = { PYTHONPATH = "src" }\n',
+            "option 'env': PYTHONPATH would be ignored: probes run Python in isolated mode (-I)",
+        ),
+        (
+            "env = { LEVEL = 1 }\n",
+            "option 'env': the value of LEVEL must be a string (TOML quotes), got 1",
+        ),
         ('env = "LEVEL=1"\n', "option 'env': expected a table of variables"),
-        ('setup = ["django.setup()"]\n', """option 'setup': 'django.setup()' is not "module:callable" or "module" (e.g. "django:setup")"""),
+        (
+            'setup = ["django.setup()"]\n',
+            """option 'setup': 'django.setup()' is not "module:callable" or "module" (e.g. "django:setup")""",
+        ),
         ('setup = ["app.boot:"]\n', """option 'setup': 'app.boot:' is not "module:callable" """),
     ],
 )
@@ -430,7 +531,10 @@ def test_bad_env_and_setup_are_located_errors(project, extra, message):
 
 def test_a_wildcard_outside_the_root_packages_is_an_error_not_a_crash(project):
     outputs = _config_error(project, "timeout = 5\n", forbidden=("torch.*",))
-    assert "'torch.*' in 'forbidden' matches no module of the root packages, and outside them a wildcard cannot be expanded" in outputs["text"]
+    assert (
+        "'torch.*' in 'forbidden' matches no module of the root packages, and outside them a wildcard cannot be expanded"
+        in outputs["text"]
+    )
 
 
 def test_a_python_option_that_cannot_run_probes_is_refused_before_any_probe(project):

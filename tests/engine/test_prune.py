@@ -103,19 +103,33 @@ def test_prune_removes_stale_entries_and_keeps_comments(project):
 
 
 def test_prune_leaves_undecided_contracts_and_their_file_alone(project):
-    project.write({**PACKAGE, "src/app/a.py": "from app.b import used\ndef broken(:\n", "contracts.toml": CONTRACTS})
+    project.write(
+        {
+            **PACKAGE,
+            "src/app/a.py": "from app.b import used\ndef broken(:\n",
+            "contracts.toml": CONTRACTS,
+        }
+    )
     before = (project.root / "contracts.toml").read_bytes()
     result = prune(project, "--no-probe")
     assert result.returncode == 2
-    assert "contract 'a does not import b' could not be decided; its entries were left alone" in result.stdout
-    assert "removed expect 'expect = \"broken\"' from contract 'clean imports nothing of app'" in result.stdout
+    assert (
+        "contract 'a does not import b' could not be decided; its entries were left alone"
+        in result.stdout
+    )
+    assert (
+        "removed expect 'expect = \"broken\"' from contract 'clean imports nothing of app'"
+        in result.stdout
+    )
     text = (project.root / "contracts.toml").read_text()
     assert '"app.a -> app.c",' in text and 'expect = "broken"' not in text
     assert before != text.encode()
 
 
 def test_prune_in_pyproject(project):
-    text = "[tool.layering]\n" + CONTRACTS.replace("[[contracts]]", "[[tool.layering.contracts]]").replace("# Layering contracts for app.\n", "")
+    text = "[tool.layering]\n" + CONTRACTS.replace(
+        "[[contracts]]", "[[tool.layering.contracts]]"
+    ).replace("# Layering contracts for app.\n", "")
     project.write({**PACKAGE, "pyproject.toml": "[project]\nname = 'x'  # keep me\n\n" + text})
     result = prune(project, "--no-probe")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -143,26 +157,46 @@ def test_a_name_no_import_takes_is_stale_and_prune_removes_only_that_name(projec
     project.write({**PACKAGE, "contracts.toml": contracts})
     check = project.check()
     assert check.returncode == 1
-    assert "contracts.toml:10: LY030 allowance 'app.b names ['used', 'gone']': no import takes 'gone' any more: remove the name" in check.stdout
+    assert (
+        "contracts.toml:10: LY030 allowance 'app.b names ['used', 'gone']': no import takes 'gone' any more: remove the name"
+        in check.stdout
+    )
     assert "app.a imports app.b" not in check.stdout  # `used` is still excused
     pruned = project.layering("prune")
     assert pruned.returncode == 0, pruned.stdout + pruned.stderr
     assert "removed name 'gone' of allow[0]" in pruned.stdout
-    assert (project.root / "contracts.toml").read_text() == contracts.replace('["used", "gone"]', '["used"]')
+    assert (project.root / "contracts.toml").read_text() == contracts.replace(
+        '["used", "gone"]', '["used"]'
+    )
     assert project.check().returncode == 0
 
 
 def test_prune_edits_import_linters_files_in_place(project, tmp_path):
     """A stale ignored import goes from an INI list (its line) and from [tool.importlinter]."""
     project.write(SHOP)
-    contracts = [("layers", {"name": "Layers", "type": "layers", "layers": ["shop.gui", "shop.api"],
-                             "ignore_imports": ["shop.api.views -> shop.gui", "shop.api.views -> shop.domain.orders"]})]
+    contracts = [
+        (
+            "layers",
+            {
+                "name": "Layers",
+                "type": "layers",
+                "layers": ["shop.gui", "shop.api"],
+                "ignore_imports": [
+                    "shop.api.views -> shop.gui",
+                    "shop.api.views -> shop.domain.orders",
+                ],
+            },
+        )
+    ]
     for file_format in (".importlinter", "pyproject.toml"):
         path = write_config(tmp_path, file_format, {"root_package": "shop"}, contracts)
         before = path.read_text()
         result = project.layering("prune")
         assert result.returncode == 0, result.stderr
-        assert f"{file_format}: removed ignore_imports[0] 'shop.api.views -> shop.gui' from contract 'Layers'" in result.stdout
+        assert (
+            f"{file_format}: removed ignore_imports[0] 'shop.api.views -> shop.gui' from contract 'Layers'"
+            in result.stdout
+        )
         after = path.read_text()
         assert [line for line in before.splitlines() if line not in after.splitlines()] == [
             next(line for line in before.splitlines() if "shop.api.views -> shop.gui" in line)

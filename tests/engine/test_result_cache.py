@@ -11,7 +11,6 @@ import os
 import time
 
 import pytest
-
 from cache_support import mark_first_verdict, read_cache_file, results_file, write_cache_file
 
 import layering.domain.version
@@ -74,14 +73,18 @@ def test_content_change_with_the_same_mtime_is_seen(tree):
 def test_contract_change_misses_the_cache(tree):
     assert verdict(tree) == "kept"
     tamper(tree)
-    (tree.root / "contracts.toml").write_text(CONTRACTS.replace('name = "a does not import c"', 'name = "a must not import c"'))
+    (tree.root / "contracts.toml").write_text(
+        CONTRACTS.replace('name = "a does not import c"', 'name = "a must not import c"')
+    )
     assert verdict(tree) == "kept"
 
 
 def test_tool_version_change_misses_the_cache(tree, monkeypatch):
     assert verdict(tree) == "kept"
     tamper(tree)
-    monkeypatch.setattr(layering.domain.version, "VERSION", layering.domain.version.VERSION + ".post1")
+    monkeypatch.setattr(
+        layering.domain.version, "VERSION", layering.domain.version.VERSION + ".post1"
+    )
     assert verdict(tree) == "kept"
 
 
@@ -89,7 +92,11 @@ def test_grimp_version_change_misses_the_cache(tree, monkeypatch):
     assert verdict(tree) == "kept"
     tamper(tree)
     real = result_cache.library_fingerprint
-    monkeypatch.setattr(result_cache, "library_fingerprint", lambda name: real(name) + ("-upgraded" if name == "grimp" else ""))
+    monkeypatch.setattr(
+        result_cache,
+        "library_fingerprint",
+        lambda name: real(name) + ("-upgraded" if name == "grimp" else ""),
+    )
     assert verdict(tree) == "kept"
 
 
@@ -106,7 +113,12 @@ def test_an_entry_whose_encoded_part_is_damaged_is_rebuilt_with_a_warning(tree):
     assert verdict(tree) == "kept"
     entry = read_cache_file(results_file(tree.root))
     assert isinstance(entry["graph"], bytes) and isinstance(entry["signed"], bytes)
-    assert marshal.loads(entry["signed"]).keys() == {"app", "app.a", "app.b", "app.c"}  # app.c scanned as a target
+    assert marshal.loads(entry["signed"]).keys() == {
+        "app",
+        "app.a",
+        "app.b",
+        "app.c",
+    }  # app.c scanned as a target
     entry["graph"] = entry["graph"][: len(entry["graph"]) // 2]  # cut short
     write_cache_file(results_file(tree.root), entry)
     tamper(tree)  # a verdict read from the damaged entry would say broken
@@ -145,13 +157,22 @@ def test_the_files_a_run_did_not_look_at_keep_their_trusted_entries(tmp_path):
     old, racy, looked = (tmp_path / name for name in ("old.py", "racy.py", "looked.py"))
     for path in (old, racy, looked):
         path.write_text("import os\n")
-    files = {"old": str(old), "racy": str(racy), "looked": str(looked), "gone_from_disk": str(tmp_path / "gone.py")}
+    files = {
+        "old": str(old),
+        "racy": str(racy),
+        "looked": str(looked),
+        "gone_from_disk": str(tmp_path / "gone.py"),
+    }
     written_ns = 3_000_000_000_000_000_000
     manifest = {
         "written_ns": written_ns,
         "files": {
             "old": [[str(old), written_ns - 10**10, 10, 1, written_ns - 10**10], "d-old", "s-old"],
-            "racy": [[str(racy), written_ns - 10**9, 10, 2, written_ns - 10**9], "d-racy", "s-racy"],  # written 1 s before: untrusted
+            "racy": [
+                [str(racy), written_ns - 10**9, 10, 2, written_ns - 10**9],
+                "d-racy",
+                "s-racy",
+            ],  # written 1 s before: untrusted
             "looked": [[str(looked), 1, 10, 3, 1], "d-looked", "s-looked"],
             "left_the_package": [[str(tmp_path / "x.py"), 1, 1, 4, 1], "d-x", "s-x"],
         },
@@ -159,7 +180,9 @@ def test_the_files_a_run_did_not_look_at_keep_their_trusted_entries(tmp_path):
     walked = PackageFiles(files, {}, frozenset(), stamped=True, walked_ns=time.time_ns())
     walked.stamp_each(files)  # before anything reads them
     states = result_cache.FileStates(walked, manifest, {})
-    assert states["looked"].digest == result_cache.hashed_file(str(looked))[0]  # its stamp is not the one held: hashed
+    assert (
+        states["looked"].digest == result_cache.hashed_file(str(looked))[0]
+    )  # its stamp is not the one held: hashed
     entries = states.entries({"looked": "s-new"})
     assert entries == {
         "old": manifest["files"]["old"],

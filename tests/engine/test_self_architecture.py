@@ -7,7 +7,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-
 def test_layering_keeps_its_own_contracts(project):
     result = project.check("--config", str(REPO / "tests" / "self_contracts.toml"))
     assert result.returncode == 0, result.stdout + result.stderr

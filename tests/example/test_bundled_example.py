@@ -20,7 +20,9 @@ SERVE = "examples/serve/tensorrt_llm/serve"
 
 @pytest.fixture
 def model(project):
-    shutil.copytree(REPO / "examples", project.root / "examples", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "examples", project.root / "examples", ignore=shutil.ignore_patterns("__pycache__")
+    )
     shutil.copy(REPO / "contracts.toml", project.root / "contracts.toml")
     return project
 
@@ -51,7 +53,7 @@ def allow_responses_done_generator(model) -> None:
     path.write_text(
         text[:position]
         + 'allow = [{ importer = "tensorrt_llm.serve.openai_disagg_service", module = "tensorrt_llm.serve.responses_utils", names = ["responses_done_generator"] }]'
-        + text[position + len("allow = []"):]
+        + text[position + len("allow = []") :]
     )
 
 
@@ -63,7 +65,11 @@ def test_every_contract_is_kept_on_the_model(model):
 
 
 def test_module_level_import_breaks_the_disaggregated_contract(model):
-    line = append(model, f"{SERVE}/openai_client.py", "from tensorrt_llm.serve.responses_utils import ResponsesStreamingProcessor\n")
+    line = append(
+        model,
+        f"{SERVE}/openai_client.py",
+        "from tensorrt_llm.serve.responses_utils import ResponsesStreamingProcessor\n",
+    )
     result = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
     assert result.returncode == 1
     assert (
@@ -73,7 +79,11 @@ def test_module_level_import_breaks_the_disaggregated_contract(model):
 
 
 def test_function_level_import_counts(model):
-    line = append(model, f"{SERVE}/router.py", "def helper():\n    from tensorrt_llm.serve.responses_utils import responses_done_generator\n")
+    line = append(
+        model,
+        f"{SERVE}/router.py",
+        "def helper():\n    from tensorrt_llm.serve.responses_utils import responses_done_generator\n",
+    )
     result = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
     assert result.returncode == 1
     assert (
@@ -83,7 +93,11 @@ def test_function_level_import_counts(model):
 
 
 def test_from_package_import_submodule_is_an_import_of_the_submodule(model):
-    line = append(model, f"{SERVE}/openai_disagg_service.py", "from tensorrt_llm.serve import responses_utils\n")
+    line = append(
+        model,
+        f"{SERVE}/openai_disagg_service.py",
+        "from tensorrt_llm.serve import responses_utils\n",
+    )
     result = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
     assert result.returncode == 1
     assert (
@@ -121,7 +135,11 @@ def test_a_stale_allowance_breaks_its_contract_and_says_remove_it(model):
     allow_responses_done_generator(model)
     result = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
     assert result.returncode == 1
-    line = next(i for i, t in enumerate((model.root / "contracts.toml").read_text().splitlines(), 1) if t.startswith("allow = [{ importer"))
+    line = next(
+        i
+        for i, t in enumerate((model.root / "contracts.toml").read_text().splitlines(), 1)
+        if t.startswith("allow = [{ importer")
+    )
     assert (
         f"  contracts.toml:{line}: LY030 allowance 'tensorrt_llm.serve.openai_disagg_service -> "
         "tensorrt_llm.serve.responses_utils names ['responses_done_generator']' matches no import: "
@@ -131,14 +149,22 @@ def test_a_stale_allowance_breaks_its_contract_and_says_remove_it(model):
 
 def test_the_seed_before_the_refactor_needs_the_allowance(model):
     """Before the refactor, openai_disagg_service took responses_done_generator from responses_utils."""
-    line = append(model, f"{SERVE}/openai_disagg_service.py", "from tensorrt_llm.serve.responses_utils import responses_done_generator\n")
+    line = append(
+        model,
+        f"{SERVE}/openai_disagg_service.py",
+        "from tensorrt_llm.serve.responses_utils import responses_done_generator\n",
+    )
     broken = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
     assert broken.returncode == 1
     assert f"openai_disagg_service.py:{line}: LY001" in broken.stdout
     allow_responses_done_generator(model)
     kept = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
     assert kept.returncode == 0, kept.stdout
-    append(model, f"{SERVE}/openai_disagg_service.py", "from tensorrt_llm.serve.responses_utils import ResponsesStreamingProcessor\n")
+    append(
+        model,
+        f"{SERVE}/openai_disagg_service.py",
+        "from tensorrt_llm.serve.responses_utils import ResponsesStreamingProcessor\n",
+    )
     other_name = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
     assert other_name.returncode == 1
     assert "responses_utils (ResponsesStreamingProcessor)" in other_name.stdout
@@ -146,16 +172,32 @@ def test_the_seed_before_the_refactor_needs_the_allowance(model):
 
 
 def test_expect_broken_on_a_kept_contract_fails_and_says_remove_it(model):
-    edit(model, "contracts.toml", 'id = "api-endpoints-contained"', 'id = "api-endpoints-contained"\nexpect = "broken"')
+    edit(
+        model,
+        "contracts.toml",
+        'id = "api-endpoints-contained"',
+        'id = "api-endpoints-contained"\nexpect = "broken"',
+    )
     result = model.check("--no-probe", "--contract", "api-endpoints-contained")
     assert result.returncode == 1
     assert "KEPT (expected broken)" in result.stdout
-    line = next(i for i, t in enumerate((model.root / "contracts.toml").read_text().splitlines(), 1) if t.startswith('expect = "broken"'))
-    assert f'  contracts.toml:{line}: LY031 contract is kept but says expect = "broken": remove the expectation\n' in result.stdout
+    line = next(
+        i
+        for i, t in enumerate((model.root / "contracts.toml").read_text().splitlines(), 1)
+        if t.startswith('expect = "broken"')
+    )
+    assert (
+        f'  contracts.toml:{line}: LY031 contract is kept but says expect = "broken": remove the expectation\n'
+        in result.stdout
+    )
 
 
 def test_endpoint_package_importing_the_api_package_is_a_violation(model):
-    line = append(model, f"{SERVE}/api/ops/system/router.py", "from tensorrt_llm.serve import api\nfrom tensorrt_llm.serve.api.ops import system\n")
+    line = append(
+        model,
+        f"{SERVE}/api/ops/system/router.py",
+        "from tensorrt_llm.serve import api\nfrom tensorrt_llm.serve.api.ops import system\n",
+    )
     result = model.check("--no-probe", "--contract", "api-endpoints-contained")
     assert result.returncode == 1
     assert (
@@ -169,7 +211,10 @@ def test_a_grpc_import_outside_the_allow_list_breaks(model):
     line = append(model, f"{SERVE}/openai_server.py", "import grpc.aio\n")
     result = model.check("--no-probe", "--contract", "grpc-allowlist")
     assert result.returncode == 1
-    assert f"  {SERVE}/openai_server.py:{line}: LY001 tensorrt_llm.serve.openai_server imports grpc.aio\n" in result.stdout
+    assert (
+        f"  {SERVE}/openai_server.py:{line}: LY001 tensorrt_llm.serve.openai_server imports grpc.aio\n"
+        in result.stdout
+    )
     assert "neither installed here nor imported" not in result.stdout
 
 
@@ -205,7 +250,9 @@ def moved_findings(result) -> list[str]:
     ],
     ids=["module-level-import", "function-level-import", "attribute-through-an-alias"],
 )
-def test_a_moved_name_taken_from_the_old_module_breaks_the_moved_names_rule(model, file, text, offset, found):
+def test_a_moved_name_taken_from_the_old_module_breaks_the_moved_names_rule(
+    model, file, text, offset, found
+):
     line = append(model, f"{SERVE}/{file}", text)
     result = model.check("--no-probe", "--contract", MOVED)
     assert result.returncode == 1
@@ -230,7 +277,11 @@ def test_monkeypatching_a_moved_name_on_the_old_module_in_a_test_file_is_a_patch
 
 
 def test_names_that_stay_in_responses_utils_may_still_be_taken_from_it(model):
-    append(model, f"{SERVE}/router.py", f"from {RESPONSES_UTILS} import rejected_responses_stream\nimport {RESPONSES_UTILS} as ru\nX = ru.ResponsesStreamingProcessor\n")
+    append(
+        model,
+        f"{SERVE}/router.py",
+        f"from {RESPONSES_UTILS} import rejected_responses_stream\nimport {RESPONSES_UTILS} as ru\nX = ru.ResponsesStreamingProcessor\n",
+    )
     result = model.check("--no-probe", "--contract", MOVED)
     assert result.returncode == 0, result.stdout
 
@@ -238,20 +289,40 @@ def test_names_that_stay_in_responses_utils_may_still_be_taken_from_it(model):
 def test_the_moved_names_the_old_module_no_longer_defines_are_a_note_not_a_failure(model):
     result = model.check("--no-probe", "--contract", MOVED, "--format", "json")
     assert result.returncode == 0
-    line = next(i for i, t in enumerate((model.root / "contracts.toml").read_text().splitlines(), 1) if t.startswith("forbidden_names"))
-    notes = [w for w in json.loads(result.stdout)["warnings"] if MOVED in w or "moved stream lifecycle" in w]
+    line = next(
+        i
+        for i, t in enumerate((model.root / "contracts.toml").read_text().splitlines(), 1)
+        if t.startswith("forbidden_names")
+    )
+    notes = [
+        w
+        for w in json.loads(result.stdout)["warnings"]
+        if MOVED in w or "moved stream lifecycle" in w
+    ]
     assert len(notes) == 1
-    assert notes[0].startswith(f"contracts.toml:{line}: contract 'The moved stream lifecycle is taken from serve/_base/responses_stream, never from responses_utils': ")
-    assert "'tensorrt_llm.serve.responses_utils' does not define 'STREAM_TERMINATION_ENGINE_ERROR', " in notes[0]
-    assert "'STREAM_TERMINATION_CONTEXT_LENGTH_EXCEEDED'" not in notes[0]  # imported back by responses_utils itself
-    assert "(12 of its 13 names); a note, not a failure: keep the rule so they do not come back, retire it, or fix a misspelt name" in notes[0]
+    assert notes[0].startswith(
+        f"contracts.toml:{line}: contract 'The moved stream lifecycle is taken from serve/_base/responses_stream, never from responses_utils': "
+    )
+    assert (
+        "'tensorrt_llm.serve.responses_utils' does not define 'STREAM_TERMINATION_ENGINE_ERROR', "
+        in notes[0]
+    )
+    assert (
+        "'STREAM_TERMINATION_CONTEXT_LENGTH_EXCEEDED'" not in notes[0]
+    )  # imported back by responses_utils itself
+    assert (
+        "(12 of its 13 names); a note, not a failure: keep the rule so they do not come back, retire it, or fix a misspelt name"
+        in notes[0]
+    )
     text = model.check("--no-probe", "--contract", MOVED)
     assert f"layering: warning: {notes[0]}\n" in text.stderr
     assert "[moved-out-of-responses-utils] KEPT\n" in text.stdout
 
 
 def test_a_chain_into_a_server_shows_the_import_to_cut_with_its_chain(model):
-    line = append(model, f"{SERVE}/_base/routing.py", "from tensorrt_llm.serve import http_fleet\n")
+    line = append(
+        model, f"{SERVE}/_base/routing.py", "from tensorrt_llm.serve import http_fleet\n"
+    )
     result = model.check("--no-probe", "--contract", "base-no-servers-no-api")
     assert result.returncode == 1
     targets = "tensorrt_llm.serve.openai_server, tensorrt_llm.serve.openai_disagg_server, tensorrt_llm.serve.api"
@@ -265,22 +336,47 @@ def test_a_chain_into_a_server_shows_the_import_to_cut_with_its_chain(model):
 
 
 def test_two_routes_into_the_servers_need_two_imports_cut(model):
-    first = append(model, f"{SERVE}/_base/routing.py", "from tensorrt_llm.serve import http_fleet\n")
-    append(model, f"{SERVE}/_base/latency_logger.py", "from tensorrt_llm.serve import disagg_app\n")
+    first = append(
+        model, f"{SERVE}/_base/routing.py", "from tensorrt_llm.serve import http_fleet\n"
+    )
+    append(
+        model, f"{SERVE}/_base/latency_logger.py", "from tensorrt_llm.serve import disagg_app\n"
+    )
     result = model.check("--no-probe", "--contract", "base-no-servers-no-api", "--format", "json")
     (contract,) = json.loads(result.stdout)["contracts"]
     assert [(g["chains"], g["cut"]) for g in contract["chain_groups"]] == [(2, 2)]
-    assert sorted((c["importer"], c["imported"], c["path"], c["lines"]) for c in contract["cut"]) == [
-        ("tensorrt_llm.serve.disagg_app", "tensorrt_llm.serve.openai_disagg_server", f"{SERVE}/disagg_app.py", [9]),
-        ("tensorrt_llm.serve.http_fleet", "tensorrt_llm.serve.openai_server", f"{SERVE}/http_fleet.py", [47]),
+    assert sorted(
+        (c["importer"], c["imported"], c["path"], c["lines"]) for c in contract["cut"]
+    ) == [
+        (
+            "tensorrt_llm.serve.disagg_app",
+            "tensorrt_llm.serve.openai_disagg_server",
+            f"{SERVE}/disagg_app.py",
+            [9],
+        ),
+        (
+            "tensorrt_llm.serve.http_fleet",
+            "tensorrt_llm.serve.openai_server",
+            f"{SERVE}/http_fleet.py",
+            [47],
+        ),
     ]
-    assert contract["cut"][1]["chain"][0]["line"] == first or contract["cut"][0]["chain"][0]["line"] == first
+    assert (
+        contract["cut"][1]["chain"][0]["line"] == first
+        or contract["cut"][0]["chain"][0]["line"] == first
+    )
 
 
 RECORDED_SERVE_INIT = "from .openai_server import OpenAIServer\n\n__all__ = ['OpenAIServer']\n"
 """serve/__init__.py as recorded before the refactor (commit 06255cb): one eager import, line 1."""
 
-DISAGGREGATED = ("disagg_coordinator", "openai_client", "openai_disagg_service", "openai_service", "router")
+DISAGGREGATED = (
+    "disagg_coordinator",
+    "openai_client",
+    "openai_disagg_service",
+    "openai_service",
+    "router",
+)
 
 
 def line_of(model, relative: str, statement: str) -> int:
@@ -294,7 +390,11 @@ def chains(stdout: str, code: str) -> dict[str, list[str]]:
     current = None
     for line in stdout.splitlines():
         if line.startswith("  ") and not line.startswith("    "):
-            current = line.split(f" {code} importing ")[1].split()[0] if f" {code} importing " in line else None
+            current = (
+                line.split(f" {code} importing ")[1].split()[0]
+                if f" {code} importing " in line
+                else None
+            )
             if current:
                 found[current] = []
         elif line.startswith("    ") and current:
@@ -312,8 +412,14 @@ def test_loads_sees_the_eager_serve_init_statically_where_the_probe_does(model):
     runtime = model.check("--contract", "disagg-probe-no-responses-utils")
     assert static.returncode == 1, static.stdout + static.stderr
     assert runtime.returncode == 1, runtime.stdout + runtime.stderr
-    server = line_of(model, f"{SERVE}/openai_server.py", "from tensorrt_llm.serve.postprocess_handlers import (")
-    handlers = line_of(model, f"{SERVE}/postprocess_handlers.py", "from tensorrt_llm.serve.responses_utils import ResponsesStreamingProcessor")
+    server = line_of(
+        model, f"{SERVE}/openai_server.py", "from tensorrt_llm.serve.postprocess_handlers import ("
+    )
+    handlers = line_of(
+        model,
+        f"{SERVE}/postprocess_handlers.py",
+        "from tensorrt_llm.serve.responses_utils import ResponsesStreamingProcessor",
+    )
     expected = [
         f"{SERVE}/__init__.py:1: tensorrt_llm.serve -> tensorrt_llm.serve.openai_server",
         f"{SERVE}/openai_server.py:{server}: tensorrt_llm.serve.openai_server -> tensorrt_llm.serve.postprocess_handlers",

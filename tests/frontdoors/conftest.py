@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from frontdoors_support import CONTRACTS, BROKEN, KEPT, write_project
+from frontdoors_support import BROKEN, CONTRACTS, KEPT, write_project
 
 
 @pytest.fixture
@@ -20,9 +20,14 @@ def kept(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def misconfigured(tmp_path: Path) -> Path:
-    contracts = CONTRACTS.replace('forbidden_modules = ["app.sub"]', 'forbidden_modules = ["app.sub"]\nforbiden = 1')
+    contracts = CONTRACTS.replace(
+        'forbidden_modules = ["app.sub"]', 'forbidden_modules = ["app.sub"]\nforbiden = 1'
+    )
     return write_project(tmp_path / "misconfigured", KEPT, contracts)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: installs or builds something (pre-commit hook environments); still runs in CI")
+    config.addinivalue_line(
+        "markers",
+        "slow: installs or builds something (pre-commit hook environments); still runs in CI",
+    )

@@ -14,7 +14,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 
-CONTRACTS = '''
+CONTRACTS = """
 root_packages = ["app"]
 source_roots = ["src"]
 cache_dir = false
@@ -40,7 +40,7 @@ type = "forbidden"
 source_modules = ["app.a"]
 forbidden_modules = ["app.b"]
 expect = "broken"
-'''
+"""
 
 BROKEN = {
     "src/app/__init__.py": "",
@@ -59,7 +59,12 @@ KEPT = {
 }
 
 
-def write_project(root: Path, files: dict[str, str], contracts: str | None = CONTRACTS, name: str = "contracts.toml") -> Path:
+def write_project(
+    root: Path,
+    files: dict[str, str],
+    contracts: str | None = CONTRACTS,
+    name: str = "contracts.toml",
+) -> Path:
     """Write `files` (and the contracts, unless None) under `root`; return `root`."""
     root.mkdir(parents=True, exist_ok=True)
     for relative, text in files.items():
@@ -71,7 +76,9 @@ def write_project(root: Path, files: dict[str, str], contracts: str | None = CON
     return root
 
 
-def run_cli(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def run_cli(
+    cwd: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "GITHUB_ACTIONS")}
     environment.update(env or {})
     return subprocess.run(

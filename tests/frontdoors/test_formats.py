@@ -19,16 +19,18 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from frontdoors_support import BROKEN, CONTRACTS, run_cli, write_project
 from pydantic import BaseModel
 
-from frontdoors_support import BROKEN, CONTRACTS, run_cli, write_project
 from layering.reporting.github import command, escape_data, escape_property
 
 # --- JSON ----------------------------------------------------------------------------------
 
 
 def _schema() -> dict:
-    text = (importlib.resources.files("layering") / "schema" / "report-v2.json").read_text(encoding="utf-8")
+    text = (importlib.resources.files("layering") / "schema" / "report-v2.json").read_text(
+        encoding="utf-8"
+    )
     schema = json.loads(text)
     jsonschema.Draft202012Validator.check_schema(schema)
     return schema
@@ -48,36 +50,66 @@ def test_json_broken(broken: Path) -> None:
     assert document["exit_code"] == 1
     assert document["config_path"] == str(broken / "contracts.toml")
     assert document["summary"] == {
-        "contracts": 3, "kept": 0, "broken": 2, "expected_broken": 1, "unexpectedly_kept": 0, "error": 0, "violations": 4,
+        "contracts": 3,
+        "kept": 0,
+        "broken": 2,
+        "expected_broken": 1,
+        "unexpectedly_kept": 0,
+        "error": 0,
+        "violations": 4,
     }
     by_id = {c["id"]: c for c in document["contracts"]}
     assert [c["id"] for c in document["contracts"]] == ["no-sub", "leaf", "known"]
     assert by_id["no-sub"]["verdict"] == "broken" and by_id["no-sub"]["type"] == "forbidden"
     assert by_id["no-sub"]["source"] == {"path": str(broken / "contracts.toml"), "line": 5}
     direct, through_b = by_id["no-sub"]["violations"]
-    assert (direct["code"], direct["path"], direct["line"], direct["names"], direct["qualifiers"]) == ("LY001", "src/app/a.py", 5, [], ["function-level"])
-    assert (through_b["code"], through_b["path"], through_b["line"], through_b["importer"], through_b["imported"]) == ("LY002", "src/app/b.py", 2, "app.b", "app.sub.x")
+    assert (
+        direct["code"],
+        direct["path"],
+        direct["line"],
+        direct["names"],
+        direct["qualifiers"],
+    ) == ("LY001", "src/app/a.py", 5, [], ["function-level"])
+    assert (
+        through_b["code"],
+        through_b["path"],
+        through_b["line"],
+        through_b["importer"],
+        through_b["imported"],
+    ) == ("LY002", "src/app/b.py", 2, "app.b", "app.sub.x")
     assert [(h["path"], h["line"], h["importer"], h["imported"]) for h in through_b["chain"]] == [
         ("src/app/a.py", 1, "app.a", "app.b"),
         ("src/app/b.py", 2, "app.b", "app.sub.x"),
     ]
-    assert by_id["no-sub"]["chain_groups"] == [{"source": "app.a", "target": "app.sub", "chains": 2, "cut": 2, "listed": []}]
+    assert by_id["no-sub"]["chain_groups"] == [
+        {"source": "app.a", "target": "app.sub", "chains": 2, "cut": 2, "listed": []}
+    ]
     cut = {(entry["importer"], entry["imported"]): entry for entry in by_id["no-sub"]["cut"]}
     assert sorted(cut) == [("app.a", "app.sub.x"), ("app.b", "app.sub.x")]
-    assert (cut["app.b", "app.sub.x"]["path"], cut["app.b", "app.sub.x"]["lines"], cut["app.b", "app.sub.x"]["chains"]) == ("src/app/b.py", [2], 1)
+    assert (
+        cut["app.b", "app.sub.x"]["path"],
+        cut["app.b", "app.sub.x"]["lines"],
+        cut["app.b", "app.sub.x"]["chains"],
+    ) == ("src/app/b.py", [2], 1)
     assert cut["app.a", "app.sub.x"]["qualifiers"] == ["function-level"]
     assert by_id["known"]["verdict"] == "expected_broken" and by_id["known"]["passes"] is True
 
 
 def test_json_lists_stale_entries_for_prune(broken: Path) -> None:
     contracts = broken / "contracts.toml"
-    contracts.write_text(contracts.read_text().replace(
-        'forbidden_modules = ["app.sub"]',
-        'forbidden_modules = ["app.sub"]\nallow = ["app.a -> app.sub.x", "app.a -> app.sub.nothing"]', 1))
+    contracts.write_text(
+        contracts.read_text().replace(
+            'forbidden_modules = ["app.sub"]',
+            'forbidden_modules = ["app.sub"]\nallow = ["app.a -> app.sub.x", "app.a -> app.sub.nothing"]',
+            1,
+        )
+    )
     run = run_cli(broken, "--format", "json")
     document = _valid_json(run.stdout)
     by_id = {c["id"]: c for c in document["contracts"]}
-    assert by_id["no-sub"]["stale"] == [{"option": "allow", "index": 1, "text": "app.a -> app.sub.nothing", "name": None}]
+    assert by_id["no-sub"]["stale"] == [
+        {"option": "allow", "index": 1, "text": "app.a -> app.sub.nothing", "name": None}
+    ]
     assert by_id["leaf"]["stale"] == []
 
 
@@ -120,7 +152,10 @@ def test_json_schema_rejects_a_wrong_document(broken: Path) -> None:
 def test_github_escaping() -> None:
     assert escape_data("100% done\r\nnext") == "100%25 done%0D%0Anext"
     assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
-    assert command("error", "m: a, b", file="x,y.py", line=3, title="t:1") == "::error file=x%2Cy.py,line=3,title=t%3A1::m: a, b"
+    assert (
+        command("error", "m: a, b", file="x,y.py", line=3, title="t:1")
+        == "::error file=x%2Cy.py,line=3,title=t%3A1::m: a, b"
+    )
 
 
 def test_github_broken(broken: Path) -> None:
@@ -128,15 +163,23 @@ def test_github_broken(broken: Path) -> None:
     assert run.returncode == 1, run.stderr
     lines = run.stdout.splitlines()
     errors = [line for line in lines if line.startswith("::error ")]
-    assert errors[0].startswith("::error file=src/app/a.py,line=5,title=LY001 a does not import sub::app.a imports app.sub.x [function-level]%0A")
-    assert errors[1].startswith("::error file=src/app/b.py,line=2,title=LY002 a does not import sub::app.b imports app.sub.x%0Aone of the 2 imports to remove")
+    assert errors[0].startswith(
+        "::error file=src/app/a.py,line=5,title=LY001 a does not import sub::app.a imports app.sub.x [function-level]%0A"
+    )
+    assert errors[1].startswith(
+        "::error file=src/app/b.py,line=2,title=LY002 a does not import sub::app.b imports app.sub.x%0Aone of the 2 imports to remove"
+    )
     assert "%0Asrc/app/a.py:1: app.a -> app.b%0Asrc/app/b.py:2: app.b -> app.sub.x%0A" in errors[1]
     # `:`, `,` and `%` in a property are escaped; in the message only `%` and line breaks.
-    assert errors[2].startswith("::error file=src/app/b.py,line=2,title=LY003 b is a leaf%3A no sub%2C 100%25 sure::")
+    assert errors[2].startswith(
+        "::error file=src/app/b.py,line=2,title=LY003 b is a leaf%3A no sub%2C 100%25 sure::"
+    )
     assert "contract: b is a leaf: no sub, 100%25 sure [leaf]" in errors[2]
     assert len(errors) == 3  # the expected-broken contract is a notice, not an error
     (notice,) = [line for line in lines if line.startswith("::notice ")]
-    assert notice.startswith("::notice file=contracts.toml,line=19,title=a does not import b is broken as expected::")
+    assert notice.startswith(
+        "::notice file=contracts.toml,line=19,title=a does not import b is broken as expected::"
+    )
     assert lines[-1] == "Contracts: 0 kept, 2 broken, 1 broken as expected."
 
 
@@ -156,20 +199,30 @@ def test_github_config_error(misconfigured: Path) -> None:
     run = run_cli(misconfigured, "--format", "github")
     assert run.returncode == 2
     (line,) = run.stdout.splitlines()
-    assert line.startswith("::error file=contracts.toml,line=11,title=layering%3A configuration error::contract 'a does not import sub': unrecognized option 'forbiden'")
+    assert line.startswith(
+        "::error file=contracts.toml,line=11,title=layering%3A configuration error::contract 'a does not import sub': unrecognized option 'forbiden'"
+    )
     assert "%0Ahint: " in line
 
 
 # --- SARIF ---------------------------------------------------------------------------------
 
 # SARIF 2.1.0 properties that sarif-pydantic does not model; everything else must be modelled.
-_UNMODELLED = {"columnKind", "exitCode", "toolConfigurationNotifications", "toolExecutionNotifications", "suppressions"}
+_UNMODELLED = {
+    "columnKind",
+    "exitCode",
+    "toolConfigurationNotifications",
+    "toolExecutionNotifications",
+    "suppressions",
+}
 
 
 def _unknown_properties(node: object, where: str = "log") -> list[str]:
     found = []
     if isinstance(node, BaseModel):
-        found.extend(f"{where}.{key}" for key in (node.model_extra or {}) if key not in _UNMODELLED)
+        found.extend(
+            f"{where}.{key}" for key in (node.model_extra or {}) if key not in _UNMODELLED
+        )
         for name in type(node).model_fields:
             if name != "properties":  # property bags hold anything
                 found.extend(_unknown_properties(getattr(node, name), f"{where}.{name}"))
@@ -190,15 +243,25 @@ def _valid_sarif(stdout: str) -> dict:
     assert _unknown_properties(log) == []
     for invocation in document["runs"][0].get("invocations", []):
         for notification in invocation.get("toolConfigurationNotifications", []):
-            assert _unknown_properties(sarif_pydantic.sarif.Notification.model_validate(notification)) == []
+            assert (
+                _unknown_properties(sarif_pydantic.sarif.Notification.model_validate(notification))
+                == []
+            )
     for result in document["runs"][0]["results"]:
         for suppression in result.get("suppressions", []):
-            assert _unknown_properties(sarif_pydantic.sarif.Suppression.model_validate(suppression)) == []
+            assert (
+                _unknown_properties(sarif_pydantic.sarif.Suppression.model_validate(suppression))
+                == []
+            )
             assert suppression["kind"] in ("inSource", "external")
     assert document["version"] == "2.1.0" and "sarif-schema-2.1.0.json" in document["$schema"]
     assert len(document["runs"]) == 1
     driver = document["runs"][0]["tool"]["driver"]
-    assert driver["name"] == "layering" and driver["version"] and driver["informationUri"].startswith("https://")
+    assert (
+        driver["name"] == "layering"
+        and driver["version"]
+        and driver["informationUri"].startswith("https://")
+    )
     rule_ids = [rule["id"] for rule in driver["rules"]]
     assert len(rule_ids) == len(set(rule_ids))
     for result in document["runs"][0]["results"]:
@@ -219,7 +282,12 @@ def test_sarif_broken(broken: Path) -> None:
     rules = {rule["id"] for rule in document["runs"][0]["tool"]["driver"]["rules"]}
     assert {"LY001", "LY002", "LY003", "LY020", "LY032", "LY040"} <= rules
     summary = [
-        (r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["locations"][0]["physicalLocation"]["region"]["startLine"], "suppressions" in r)
+        (
+            r["ruleId"],
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+            "suppressions" in r,
+        )
         for r in results
     ]
     assert summary == [
@@ -229,7 +297,9 @@ def test_sarif_broken(broken: Path) -> None:
         ("LY001", "src/app/a.py", 1, True),
     ]
     chain = results[1]
-    assert [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in chain["relatedLocations"]] == ["src/app/a.py", "src/app/b.py"]
+    assert [
+        loc["physicalLocation"]["artifactLocation"]["uri"] for loc in chain["relatedLocations"]
+    ] == ["src/app/a.py", "src/app/b.py"]
     assert len(chain["codeFlows"][0]["threadFlows"][0]["locations"]) == 2
     assert "a does not import sub" in chain["message"]["text"]
     assert document["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] == broken.as_uri() + "/"
@@ -256,7 +326,10 @@ def test_sarif_config_error(misconfigured: Path) -> None:
     (notification,) = invocation["toolConfigurationNotifications"]
     assert notification["level"] == "error"
     location = notification["locations"][0]["physicalLocation"]
-    assert location["artifactLocation"]["uri"] == "contracts.toml" and location["region"]["startLine"] == 11
+    assert (
+        location["artifactLocation"]["uri"] == "contracts.toml"
+        and location["region"]["startLine"] == 11
+    )
 
 
 # A source root named with what a URI and a workflow command must escape: a space, `#`, `%`, `,`.
@@ -269,7 +342,11 @@ _RELATIVE_REFERENCE = re.compile(r"(?:[A-Za-z0-9._~!$&'()*+,;=@/-]|%[0-9A-F]{2})
 
 def _odd_project(tmp_path: Path) -> Path:
     files = {name.replace("src/", f"{ODD_ROOT}/", 1): text for name, text in BROKEN.items()}
-    return write_project(tmp_path / "odd", files, CONTRACTS.replace('source_roots = ["src"]', f'source_roots = ["{ODD_ROOT}"]'))
+    return write_project(
+        tmp_path / "odd",
+        files,
+        CONTRACTS.replace('source_roots = ["src"]', f'source_roots = ["{ODD_ROOT}"]'),
+    )
 
 
 def test_sarif_uris_are_percent_encoded_and_resolve_to_the_files(tmp_path: Path) -> None:
@@ -283,7 +360,10 @@ def test_sarif_uris_are_percent_encoded_and_resolve_to_the_files(tmp_path: Path)
         for result in document["runs"][0]["results"]
         for location in result["locations"] + result.get("relatedLocations", [])
     }
-    assert {urllib.parse.unquote(uri) for uri in uris} == {f"{ODD_ROOT}/app/a.py", f"{ODD_ROOT}/app/b.py"}
+    assert {urllib.parse.unquote(uri) for uri in uris} == {
+        f"{ODD_ROOT}/app/a.py",
+        f"{ODD_ROOT}/app/b.py",
+    }
     for uri in uris:
         assert _RELATIVE_REFERENCE.fullmatch(uri), uri
         resolved = urllib.parse.urlsplit(urllib.parse.urljoin(base, uri))
@@ -294,7 +374,11 @@ def test_sarif_uris_are_percent_encoded_and_resolve_to_the_files(tmp_path: Path)
 def test_github_file_properties_escape_a_path_as_workflow_commands_do(tmp_path: Path) -> None:
     run = run_cli(_odd_project(tmp_path), "--format", "github")
     assert run.returncode == 1, run.stderr
-    files = {line.split("file=", 1)[1].split(",line=", 1)[0] for line in run.stdout.splitlines() if line.startswith("::error ")}
+    files = {
+        line.split("file=", 1)[1].split(",line=", 1)[0]
+        for line in run.stdout.splitlines()
+        if line.startswith("::error ")
+    }
     assert files == {"my src #1%2C 100%25/app/a.py", "my src #1%2C 100%25/app/b.py"}
 
 
@@ -306,7 +390,13 @@ def _on_a_terminal(cwd: Path, env: dict[str, str]) -> str:
     leader, follower = pty.openpty()
     environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     environment.update(env)
-    process = subprocess.Popen([sys.executable, "-m", "layering", "check"], cwd=cwd, stdout=follower, stderr=subprocess.DEVNULL, env=environment)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "layering", "check"],
+        cwd=cwd,
+        stdout=follower,
+        stderr=subprocess.DEVNULL,
+        env=environment,
+    )
     os.close(follower)
     chunks = []
     while True:
@@ -350,9 +440,16 @@ def test_every_format_uses_one_base_when_run_from_a_subdirectory(broken: Path) -
     text = run_cli(below).stdout
     assert "  src/app/a.py:5: LY001 " in text
     document = json.loads(run_cli(below, "--format", "json").stdout)
-    assert {v["path"] for c in document["contracts"] for v in c["violations"] if v["path"].endswith(".py")} == {"src/app/a.py", "src/app/b.py"}
+    assert {
+        v["path"]
+        for c in document["contracts"]
+        for v in c["violations"]
+        if v["path"].endswith(".py")
+    } == {"src/app/a.py", "src/app/b.py"}
     sarif = json.loads(run_cli(below, "--format", "sarif").stdout)["runs"][0]
     assert sarif["originalUriBaseIds"]["%SRCROOT%"]["uri"] == broken.as_uri() + "/"
-    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["results"]} == {"src/app/a.py", "src/app/b.py"}
+    assert {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["results"]
+    } == {"src/app/a.py", "src/app/b.py"}
     github = run_cli(below, "--format", "github").stdout
     assert "::error file=broken/src/app/a.py,line=5," in github

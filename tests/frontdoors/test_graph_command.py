@@ -32,11 +32,12 @@ PACKAGE = {
 
 HEADER = 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n'
 
+
 def forbidden(contract_id: str, source: str, target: str, extra: str = "") -> str:
     """A forbidden contract, as a [[contracts]] table."""
     return (
-        f"\n[[contracts]]\nid = {json.dumps(contract_id)}\nname = {json.dumps(contract_id)}\ntype = \"forbidden\"\n"
-        f"source_modules = [\"{source}\"]\nforbidden_modules = [\"{target}\"]\n{extra}"
+        f'\n[[contracts]]\nid = {json.dumps(contract_id)}\nname = {json.dumps(contract_id)}\ntype = "forbidden"\n'
+        f'source_modules = ["{source}"]\nforbidden_modules = ["{target}"]\n{extra}'
     )
 
 
@@ -54,16 +55,25 @@ def graph_json(project, *args: str) -> tuple[dict, subprocess.CompletedProcess]:
 
 
 def edges(document: dict) -> list[tuple[str, str, int, list[str]]]:
-    return [(e["importer"], e["imported"], e["imports"], e["broken_by"]) for e in document["edges"]]
+    return [
+        (e["importer"], e["imported"], e["imports"], e["broken_by"]) for e in document["edges"]
+    ]
 
 
 def test_depth_2_squashes_subpackages_and_weighs_each_edge_by_its_module_imports(project):
     project.write({**PACKAGE, "contracts.toml": HEADER})
     document, result = graph_json(project)
     assert result.returncode == 0, result.stderr
-    assert document["depth"] == 2 and document["package"] is None and document["root_packages"] == ["app"]
+    assert (
+        document["depth"] == 2
+        and document["package"] is None
+        and document["root_packages"] == ["app"]
+    )
     assert [(n["name"], n["modules"]) for n in document["nodes"]] == [
-        ("app", 1), ("app.api", 3), ("app.core", 3), ("app.util", 3),
+        ("app", 1),
+        ("app.api", 3),
+        ("app.core", 3),
+        ("app.util", 3),
     ]
     assert edges(document) == [
         ("app.api", "app.core", 2, []),
@@ -78,8 +88,16 @@ def test_depth_3_draws_modules_and_a_shallower_module_stays_itself(project):
     project.write({**PACKAGE, "contracts.toml": HEADER})
     document, _ = graph_json(project, "--depth", "3")
     assert [n["name"] for n in document["nodes"]] == [
-        "app", "app.api", "app.api.forms", "app.api.views", "app.core", "app.core.models", "app.core.signals",
-        "app.util", "app.util.lazy", "app.util.text",
+        "app",
+        "app.api",
+        "app.api.forms",
+        "app.api.views",
+        "app.core",
+        "app.core.models",
+        "app.core.signals",
+        "app.util",
+        "app.util.lazy",
+        "app.util.text",
     ]
     assert edges(document) == [
         ("app.api.forms", "app.api.views", 1, []),
@@ -92,7 +110,9 @@ def test_depth_3_draws_modules_and_a_shallower_module_stays_itself(project):
     ]
 
 
-def test_a_broken_contract_marks_the_edge_of_its_cut_and_the_node_that_holds_an_import_inside(project):
+def test_a_broken_contract_marks_the_edge_of_its_cut_and_the_node_that_holds_an_import_inside(
+    project,
+):
     project.write({**PACKAGE, "contracts.toml": HEADER + UTIL_NO_API + FORMS_NO_VIEWS + KEPT})
     document, result = graph_json(project)
     assert result.returncode == 1, result.stderr
@@ -110,15 +130,22 @@ def test_a_package_draws_its_own_modules_and_says_what_it_leaves_out(project):
     assert document["package"] == "app.api" and document["depth"] == 3
     assert [n["name"] for n in document["nodes"]] == ["app.api", "app.api.forms", "app.api.views"]
     assert edges(document) == [("app.api.forms", "app.api.views", 1, ["forms-no-views"])]
-    assert document["undrawn_broken_imports"] == 1  # app.util.lazy -> app.api.views: its importer is outside
-    assert "1 import that broken contracts report is not drawn (not between two modules of app.api)" in result.stderr
+    assert (
+        document["undrawn_broken_imports"] == 1
+    )  # app.util.lazy -> app.api.views: its importer is outside
+    assert (
+        "1 import that broken contracts report is not drawn (not between two modules of app.api)"
+        in result.stderr
+    )
 
 
 def test_external_packages_only_where_configured_or_reached_by_a_broken_import(project):
     project.write({**PACKAGE, "contracts.toml": HEADER + CORE_NO_JSON})
     document, result = graph_json(project)
     assert result.returncode == 1, result.stderr
-    assert [(n["name"], n["external"]) for n in document["nodes"] if n["external"]] == [("json", True)]
+    assert [(n["name"], n["external"]) for n in document["nodes"] if n["external"]] == [
+        ("json", True)
+    ]
     assert ("app.core", "json", 1, ["core-no-json"]) in edges(document)
 
     project.write({"contracts.toml": HEADER + "include_external_packages = true\n"})
@@ -139,8 +166,14 @@ def test_kept_contracts_and_no_contracts_exit_0(project):
 
 
 def test_the_json_matches_its_schema(project):
-    schema = json.loads((importlib.resources.files("layering") / "schema" / "graph-v1.json").read_text(encoding="utf-8"))
-    project.write({**PACKAGE, "contracts.toml": HEADER + UTIL_NO_API + FORMS_NO_VIEWS + CORE_NO_JSON})
+    schema = json.loads(
+        (importlib.resources.files("layering") / "schema" / "graph-v1.json").read_text(
+            encoding="utf-8"
+        )
+    )
+    project.write(
+        {**PACKAGE, "contracts.toml": HEADER + UTIL_NO_API + FORMS_NO_VIEWS + CORE_NO_JSON}
+    )
     document, _ = graph_json(project)
     jsonschema.validate(document, schema)
     error, result = graph_json(project, "app.nothing")
@@ -153,7 +186,12 @@ MERMAID_EDGE = re.compile(r'^  (n\d+) (-->|==>)\|"([^"]*)"\| (n\d+)$')
 
 
 def test_mermaid_is_a_flowchart_with_generated_ids_quoted_labels_and_red_broken_links(project):
-    project.write({**PACKAGE, "contracts.toml": HEADER + forbidden(HOSTILE_ID, "app.util", "app.api") + CORE_NO_JSON})
+    project.write(
+        {
+            **PACKAGE,
+            "contracts.toml": HEADER + forbidden(HOSTILE_ID, "app.util", "app.api") + CORE_NO_JSON,
+        }
+    )
     result = project.layering("graph")
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
@@ -171,18 +209,25 @@ def test_mermaid_is_a_flowchart_with_generated_ids_quoted_labels_and_red_broken_
         else:
             assert line.startswith(("  classDef broken ", "  class ")) and "broken" in line, line
     assert labels["n4"] == ("json", True)  # an external package, drawn as a stadium
-    assert ("app.util", "==>", "1; breaks util #quot;no#quot; api #35;1 #lt;x#gt;", "app.api") in links
+    assert (
+        "app.util",
+        "==>",
+        "1; breaks util #quot;no#quot; api #35;1 #lt;x#gt;",
+        "app.api",
+    ) in links
     assert ("app.core", "==>", "1; breaks core-no-json", "json") in links
     assert ("app.api", "-->", "2", "app.core") in links
     assert sorted(links[i] for i in styled) == sorted(link for link in links if link[1] == "==>")
 
 
 DOT_ID = r'"(?:[^"\\]|\\.)*"'
-DOT_STATEMENT = re.compile(rf'^  ({DOT_ID})(?: -> ({DOT_ID}))?(?: \[(.*)\])?;$')
+DOT_STATEMENT = re.compile(rf"^  ({DOT_ID})(?: -> ({DOT_ID}))?(?: \[(.*)\])?;$")
 
 
 def test_dot_quotes_every_id_and_colours_broken_edges_red(project):
-    project.write({**PACKAGE, "contracts.toml": HEADER + forbidden(HOSTILE_ID, "app.util", "app.api")})
+    project.write(
+        {**PACKAGE, "contracts.toml": HEADER + forbidden(HOSTILE_ID, "app.util", "app.api")}
+    )
     result = project.layering("graph", "--format", "dot")
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
@@ -195,16 +240,34 @@ def test_dot_quotes_every_id_and_colours_broken_edges_red(project):
         assert statement, line
         if statement[2]:
             found[statement[1], statement[2]] = statement[3]
-    assert found['"app.util"', '"app.api"'] == r'label="1; breaks util \"no\" api #1 <x>", color=red, fontcolor=red, penwidth=2'
+    assert (
+        found['"app.util"', '"app.api"']
+        == r'label="1; breaks util \"no\" api #1 <x>", color=red, fontcolor=red, penwidth=2'
+    )
     assert found['"app.api"', '"app.core"'] == 'label="2"'
     if shutil.which("dot"):  # graphviz itself, where it is installed
-        subprocess.run(["dot", "-Tsvg"], input=result.stdout, text=True, capture_output=True, check=True)
+        subprocess.run(
+            ["dot", "-Tsvg"], input=result.stdout, text=True, capture_output=True, check=True
+        )
 
 
 @pytest.mark.parametrize("format_name", ["mermaid", "dot", "json"])
 def test_the_same_bytes_under_two_hash_seeds(project, format_name):
-    project.write({**PACKAGE, "contracts.toml": HEADER + "include_external_packages = true\n" + UTIL_NO_API + FORMS_NO_VIEWS})
-    runs = [project.layering("graph", "--depth", "3", "--format", format_name, env={"PYTHONHASHSEED": seed}) for seed in ("0", "123")]
+    project.write(
+        {
+            **PACKAGE,
+            "contracts.toml": HEADER
+            + "include_external_packages = true\n"
+            + UTIL_NO_API
+            + FORMS_NO_VIEWS,
+        }
+    )
+    runs = [
+        project.layering(
+            "graph", "--depth", "3", "--format", format_name, env={"PYTHONHASHSEED": seed}
+        )
+        for seed in ("0", "123")
+    ]
     assert runs[0].returncode == 1, runs[0].stderr
     assert (runs[0].stdout, runs[0].stderr) == (runs[1].stdout, runs[1].stderr)
 
@@ -237,18 +300,34 @@ def test_a_depth_that_is_not_a_positive_number_is_a_usage_error(project, depth):
 
 
 def test_a_configuration_error_is_reported_in_json_too(project):
-    project.write({**PACKAGE, "contracts.toml": HEADER + UTIL_NO_API.replace("source_modules", "source_modles")})
+    project.write(
+        {
+            **PACKAGE,
+            "contracts.toml": HEADER + UTIL_NO_API.replace("source_modules", "source_modles"),
+        }
+    )
     document, result = graph_json(project)
     assert result.returncode == 2 and document["exit_code"] == 2
-    assert document["errors"][0]["path"].endswith("contracts.toml") and document["errors"][0]["line"] > 0
+    assert (
+        document["errors"][0]["path"].endswith("contracts.toml")
+        and document["errors"][0]["line"] > 0
+    )
     assert "source_modles" in result.stderr
 
 
 def test_a_missing_root_package_and_the_config_option(project):
-    project.write({**PACKAGE, "conf/layering.toml": 'root_packages = ["ghost"]\nsource_roots = ["../src"]\ncache_dir = false\n'})
+    project.write(
+        {
+            **PACKAGE,
+            "conf/layering.toml": 'root_packages = ["ghost"]\nsource_roots = ["../src"]\ncache_dir = false\n',
+        }
+    )
     result = project.layering("graph", "--config", "conf/layering.toml")
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert "conf/layering.toml:2: error: root package 'ghost' not found in the source roots" in result.stderr
+    assert (
+        "conf/layering.toml:2: error: root package 'ghost' not found in the source roots"
+        in result.stderr
+    )
 
 
 def test_help_says_what_the_depth_and_the_weights_mean(project):
@@ -259,7 +338,9 @@ def test_help_says_what_the_depth_and_the_weights_mean(project):
 
 
 def test_a_file_that_cannot_be_parsed_is_named_at_its_line(project):
-    project.write({**PACKAGE, "src/app/util/broken.py": "import os\ndef f(:\n", "contracts.toml": HEADER})
+    project.write(
+        {**PACKAGE, "src/app/util/broken.py": "import os\ndef f(:\n", "contracts.toml": HEADER}
+    )
     result = project.layering("graph")
     assert result.returncode == 2 and result.stdout == "" and "Traceback" not in result.stderr
     assert result.stderr.startswith("src/app/util/broken.py:2: error: syntax error"), result.stderr

@@ -20,7 +20,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from frontdoors_support import BROKEN, CONTRACTS, KEPT, REPO, write_project
 from probe_support import make_venv, site_packages, write_files
 
@@ -77,7 +76,15 @@ FINDING = (
 
 
 def _git(cwd: Path, *args: str) -> str:
-    run = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env={**os.environ, **GIT_ENV}, timeout=60)
+    run = subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **GIT_ENV},
+        timeout=60,
+    )
     return run.stdout.strip()
 
 
@@ -86,7 +93,9 @@ def hooks(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("hooks")
     for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
         shutil.copy2(REPO / name, root / name)
-    shutil.copytree(REPO / "layering", root / "layering", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        REPO / "layering", root / "layering", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "hook repository")
@@ -107,8 +116,15 @@ def _project(root: Path, files: dict[str, str], contracts: str, config: str = ""
     return project
 
 
-def _pre_commit(project: Path, home: Path, *args: str, path_first: Path | None = None) -> subprocess.CompletedProcess:
-    environment = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(home), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+def _pre_commit(
+    project: Path, home: Path, *args: str, path_first: Path | None = None
+) -> subprocess.CompletedProcess:
+    environment = {
+        **os.environ,
+        **GIT_ENV,
+        "PRE_COMMIT_HOME": str(home),
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+    }
     environment.pop("NO_COLOR", None)
     if path_first is not None:
         environment["PATH"] = f"{path_first}{os.pathsep}{environment.get('PATH', os.defpath)}"
@@ -123,7 +139,9 @@ def _pre_commit(project: Path, home: Path, *args: str, path_first: Path | None =
 
 
 @pytest.mark.parametrize(("files", "exit_code"), [(KEPT, 0), (BROKEN, 1)], ids=["kept", "broken"])
-def test_pre_commit_try_repo(tmp_path: Path, hooks: Path, pre_commit_home: Path, files: dict[str, str], exit_code: int) -> None:
+def test_pre_commit_try_repo(
+    tmp_path: Path, hooks: Path, pre_commit_home: Path, files: dict[str, str], exit_code: int
+) -> None:
     project = _project(tmp_path / "project", files, CONTRACTS)
     run = _pre_commit(project, pre_commit_home, "try-repo", str(hooks), "layering")
     output = run.stdout + run.stderr
@@ -135,25 +153,53 @@ def test_pre_commit_try_repo(tmp_path: Path, hooks: Path, pre_commit_home: Path,
         assert "Passed" in output
 
 
-def test_the_isolated_hook_says_where_a_probe_dependency_is_missing(tmp_path: Path, hooks: Path, pre_commit_home: Path) -> None:
+def test_the_isolated_hook_says_where_a_probe_dependency_is_missing(
+    tmp_path: Path, hooks: Path, pre_commit_home: Path
+) -> None:
     project = _project(tmp_path / "project", PROBED, PROBE_CONTRACTS)
     run = _pre_commit(project, pre_commit_home, "try-repo", str(hooks), "layering")
     output = run.stdout + run.stderr
-    assert run.returncode == 1 and "- exit code: 2" in output, output  # pre-commit exits 1 for any failed hook
-    assert "LY021 importing app.uses_tinydep failed: 'tinydep' is not installed in the interpreter probes run in (" in output
-    assert "): install it there, point python = (or --python) at the project's environment, or add it to stub" in output
+    assert run.returncode == 1 and "- exit code: 2" in output, (
+        output
+    )  # pre-commit exits 1 for any failed hook
+    assert (
+        "LY021 importing app.uses_tinydep failed: 'tinydep' is not installed in the interpreter probes run in ("
+        in output
+    )
+    assert (
+        "): install it there, point python = (or --python) at the project's environment, or add it to stub"
+        in output
+    )
 
 
-def test_system_hook_runs_probes_in_the_project_venv_on_path(tmp_path: Path, hooks: Path, pre_commit_home: Path) -> None:
-    venv_python = make_venv(tmp_path / "venv", {k: v for k, v in TINYDEP.items() if k.startswith("tinydep/")}, paths=(REPO, site_packages(sys.executable)))
+def test_system_hook_runs_probes_in_the_project_venv_on_path(
+    tmp_path: Path, hooks: Path, pre_commit_home: Path
+) -> None:
+    venv_python = make_venv(
+        tmp_path / "venv",
+        {k: v for k, v in TINYDEP.items() if k.startswith("tinydep/")},
+        paths=(REPO, site_packages(sys.executable)),
+    )
     launcher = venv_python.parent / "layering"  # what `pip install layering` puts in the venv
-    launcher.write_text(f"#!{venv_python}\nfrom layering.cli import run\nrun()\n", encoding="utf-8")
+    launcher.write_text(
+        f"#!{venv_python}\nfrom layering.cli import run\nrun()\n", encoding="utf-8"
+    )
     launcher.chmod(0o755)
     project = _project(tmp_path / "project", PROBED, PROBE_CONTRACTS)
-    run = _pre_commit(project, pre_commit_home, "try-repo", str(hooks), "layering-system", path_first=venv_python.parent)
+    run = _pre_commit(
+        project,
+        pre_commit_home,
+        "try-repo",
+        str(hooks),
+        "layering-system",
+        path_first=venv_python.parent,
+    )
     output = run.stdout + run.stderr
     assert run.returncode == 1, output
-    assert "layering (import-layering contracts, project environment)" in output and "Failed" in output
+    assert (
+        "layering (import-layering contracts, project environment)" in output
+        and "Failed" in output
+    )
     assert FINDING in output
 
 
@@ -161,8 +207,13 @@ def _hook_config(hooks: Path, options: str) -> str:
     return f"repos:\n  - repo: {hooks}\n    rev: {_git(hooks, 'rev-parse', 'HEAD')}\n    hooks:\n      - id: layering\n{options}"
 
 
-def test_isolated_hook_with_python_runs_probes_in_the_project_venv(tmp_path: Path, hooks: Path, pre_commit_home: Path) -> None:
-    make_venv(tmp_path / "project" / ".venv", {k: v for k, v in TINYDEP.items() if k.startswith("tinydep/")})
+def test_isolated_hook_with_python_runs_probes_in_the_project_venv(
+    tmp_path: Path, hooks: Path, pre_commit_home: Path
+) -> None:
+    make_venv(
+        tmp_path / "project" / ".venv",
+        {k: v for k, v in TINYDEP.items() if k.startswith("tinydep/")},
+    )
     config = _hook_config(hooks, "        args: [--python, .venv/bin/python]\n")
     project = _project(tmp_path / "project", PROBED, PROBE_CONTRACTS, config)
     run = _pre_commit(project, pre_commit_home, "run")
@@ -172,7 +223,9 @@ def test_isolated_hook_with_python_runs_probes_in_the_project_venv(tmp_path: Pat
     assert FINDING in output
 
 
-def test_isolated_hook_with_additional_dependencies_runs_probes_in_its_own_environment(tmp_path: Path, hooks: Path, pre_commit_home: Path) -> None:
+def test_isolated_hook_with_additional_dependencies_runs_probes_in_its_own_environment(
+    tmp_path: Path, hooks: Path, pre_commit_home: Path
+) -> None:
     dependency = write_files(tmp_path / "tinydep", TINYDEP)
     config = _hook_config(hooks, f"        additional_dependencies: ['{dependency}']\n")
     project = _project(tmp_path / "project", PROBED, PROBE_CONTRACTS, config)

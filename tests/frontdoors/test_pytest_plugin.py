@@ -7,17 +7,15 @@ test results; `test_probe_contract_with_the_real_runner` runs the real one.
 
 from __future__ import annotations
 
-import os
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
-
 from frontdoors_support import BROKEN, CONTRACTS, KEPT, write_project
 
 pytest_plugins = ["pytester"]
 
-PROBE_CONTRACT = '''
+PROBE_CONTRACT = """
 [[contracts]]
 id = "probe-sub"
 name = "importing a or b never loads sub"
@@ -25,7 +23,7 @@ type = "probe"
 modules = ["app.a", "app.b", "app.c"]
 forbidden = ["app.sub"]
 expect_loaded = {expect_loaded}
-'''
+"""
 
 FAKE_RUNNER = '''
 """A fake probe runner: each module loads what LOADS says; a control loads itself."""
@@ -72,13 +70,19 @@ def _lean_inner_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 
-def _project(pytester: pytest.Pytester, files: dict[str, str] = BROKEN, contracts: str = CONTRACTS) -> Path:
+def _project(
+    pytester: pytest.Pytester, files: dict[str, str] = BROKEN, contracts: str = CONTRACTS
+) -> Path:
     return write_project(pytester.path, files, contracts)
 
 
-def _probe_project(pytester: pytest.Pytester, loads: dict[str, list[str]], expect_loaded: list[str] = ()) -> Path:
+def _probe_project(
+    pytester: pytest.Pytester, loads: dict[str, list[str]], expect_loaded: list[str] = ()
+) -> Path:
     files = dict(KEPT, **{"src/app/c.py": "X = 1\n"})
-    contracts = CONTRACTS + PROBE_CONTRACT.format(expect_loaded=repr(list(expect_loaded)).replace("'", '"'))
+    contracts = CONTRACTS + PROBE_CONTRACT.format(
+        expect_loaded=repr(list(expect_loaded)).replace("'", '"')
+    )
     root = write_project(pytester.path, files, contracts)
     (root / "conftest.py").write_text(FAKE_RUNNER.format(loads=loads), encoding="utf-8")
     return root
@@ -94,7 +98,11 @@ def _ids(result: pytest.RunResult) -> list[str]:
 def test_contracts_are_collected_with_their_ids(pytester: pytest.Pytester) -> None:
     _project(pytester)
     result = pytester.runpytest("--collect-only", "-q")
-    assert _ids(result) == ["contracts.toml::no-sub", "contracts.toml::leaf", "contracts.toml::known"]
+    assert _ids(result) == [
+        "contracts.toml::no-sub",
+        "contracts.toml::leaf",
+        "contracts.toml::known",
+    ]
 
 
 def test_probe_modules_and_controls_are_items(pytester: pytest.Pytester) -> None:
@@ -110,12 +118,23 @@ def test_probe_modules_and_controls_are_items(pytester: pytest.Pytester) -> None
 
 
 def test_pyproject_section_is_collected(pytester: pytest.Pytester) -> None:
-    write_project(pytester.path, BROKEN, "[tool.layering]\n" + CONTRACTS.replace("[[contracts]]", "[[tool.layering.contracts]]"), name="pyproject.toml")
+    write_project(
+        pytester.path,
+        BROKEN,
+        "[tool.layering]\n" + CONTRACTS.replace("[[contracts]]", "[[tool.layering.contracts]]"),
+        name="pyproject.toml",
+    )
     result = pytester.runpytest("--collect-only", "-q")
-    assert _ids(result) == ["pyproject.toml::no-sub", "pyproject.toml::leaf", "pyproject.toml::known"]
+    assert _ids(result) == [
+        "pyproject.toml::no-sub",
+        "pyproject.toml::leaf",
+        "pyproject.toml::known",
+    ]
 
 
-def test_not_collected_when_other_paths_are_named_or_testpaths_leave_it_out(pytester: pytest.Pytester) -> None:
+def test_not_collected_when_other_paths_are_named_or_testpaths_leave_it_out(
+    pytester: pytest.Pytester,
+) -> None:
     _project(pytester)
     pytester.makepyfile(test_one="def test_one(): pass")
     result = pytester.runpytest("test_one.py")
@@ -125,16 +144,26 @@ def test_not_collected_when_other_paths_are_named_or_testpaths_leave_it_out(pyte
 
 
 def test_ini_option_collects_with_testpaths(pytester: pytest.Pytester) -> None:
-    write_project(pytester.path / "config", {}, CONTRACTS.replace('source_roots = ["src"]', 'source_roots = ["../src"]'))
+    write_project(
+        pytester.path / "config",
+        {},
+        CONTRACTS.replace('source_roots = ["src"]', 'source_roots = ["../src"]'),
+    )
     _project(pytester, contracts=None)
     pytester.makepyfile(test_one="def test_one(): pass")
-    pytester.makeini("[pytest]\ntestpaths = test_one.py\nlayering_config = config/contracts.toml\n")
+    pytester.makeini(
+        "[pytest]\ntestpaths = test_one.py\nlayering_config = config/contracts.toml\n"
+    )
     result = pytester.runpytest("-q")
     result.assert_outcomes(passed=1, failed=2, xfailed=1)
-    result.stdout.fnmatch_lines(["FAILED config/contracts.toml::no-sub - a does not import sub [[]no-sub[]] BROKEN"])
+    result.stdout.fnmatch_lines(
+        ["FAILED config/contracts.toml::no-sub - a does not import sub [[]no-sub[]] BROKEN"]
+    )
     # Path arguments that do not reach it leave it out; --layering-config always adds it.
     pytester.runpytest("test_one.py").assert_outcomes(passed=1)
-    pytester.runpytest("test_one.py", "--layering-config", "config/contracts.toml").assert_outcomes(passed=1, failed=2, xfailed=1)
+    pytester.runpytest(
+        "test_one.py", "--layering-config", "config/contracts.toml"
+    ).assert_outcomes(passed=1, failed=2, xfailed=1)
 
 
 def test_opt_out(pytester: pytest.Pytester) -> None:
@@ -176,15 +205,22 @@ def test_kept_contracts_pass(pytester: pytest.Pytester) -> None:
 
 
 def test_expect_broken_is_a_strict_xfail(pytester: pytest.Pytester) -> None:
-    contracts = CONTRACTS.replace('forbidden_modules = ["app.b"]', 'forbidden_modules = ["app.sub"]')  # a kept contract
+    contracts = CONTRACTS.replace(
+        'forbidden_modules = ["app.b"]', 'forbidden_modules = ["app.sub"]'
+    )  # a kept contract
     _project(pytester, KEPT, contracts)
     result = pytester.runpytest("-rA")
     result.assert_outcomes(passed=2, failed=1)
-    assert '[XPASS(strict)] contracts.toml:25: expect = "broken"; once the contract is kept, remove the expectation' in result.stdout.str()
+    assert (
+        '[XPASS(strict)] contracts.toml:25: expect = "broken"; once the contract is kept, remove the expectation'
+        in result.stdout.str()
+    )
 
 
 def test_stale_allowance_under_expect_broken_fails(pytester: pytest.Pytester) -> None:
-    contracts = CONTRACTS.replace('expect = "broken"', 'expect = "broken"\nallow = ["app.a -> app.sub"]')
+    contracts = CONTRACTS.replace(
+        'expect = "broken"', 'expect = "broken"\nallow = ["app.a -> app.sub"]'
+    )
     _project(pytester, KEPT, contracts)
     result = pytester.runpytest()
     result.assert_outcomes(passed=2, failed=1)
@@ -207,7 +243,9 @@ def test_junitxml_carries_the_violations(pytester: pytest.Pytester) -> None:
     assert set(cases) == {"no-sub", "leaf", "known"}
     failure = cases["leaf"].find("failure")
     assert failure is not None
-    assert "src/app/b.py:2: LY003 app.b imports app.sub.x" in (failure.text or "") + failure.get("message", "")
+    assert "src/app/b.py:2: LY003 app.b imports app.sub.x" in (failure.text or "") + failure.get(
+        "message", ""
+    )
 
 
 def test_xdist_gives_the_same_outcome(pytester: pytest.Pytester) -> None:
@@ -242,35 +280,61 @@ def test_layering_report_fixture(pytester: pytest.Pytester) -> None:
     )
     result = pytester.runpytest("test_report.py", "-vv")
     result.assert_outcomes(passed=3, failed=1)
-    result.stdout.fnmatch_lines(["*AssertionError: Configuration: contracts.toml", "*a does not import sub [[]no-sub[]] BROKEN", "*2 chains from app.a to app.sub; removing these 2 imports keeps the contract:"])
+    result.stdout.fnmatch_lines(
+        [
+            "*AssertionError: Configuration: contracts.toml",
+            "*a does not import sub [[]no-sub[]] BROKEN",
+            "*2 chains from app.a to app.sub; removing these 2 imports keeps the contract:",
+        ]
+    )
 
 
 # --- configuration errors ------------------------------------------------------------------
 
 
 def test_config_error_is_a_located_collection_error(pytester: pytest.Pytester) -> None:
-    _project(pytester, contracts=CONTRACTS.replace('type = "leaf"', 'type = "leaf"\nwithn = ["app"]'))
+    _project(
+        pytester, contracts=CONTRACTS.replace('type = "leaf"', 'type = "leaf"\nwithn = ["app"]')
+    )
     result = pytester.runpytest()
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(["*ERROR collecting contracts.toml*", "*contracts.toml:16: error: contract 'b is a leaf: no sub, 100% sure': unrecognized option 'withn'. Did you mean 'within'?"])
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR collecting contracts.toml*",
+            "*contracts.toml:16: error: contract 'b is a leaf: no sub, 100% sure': unrecognized option 'withn'. Did you mean 'within'?",
+        ]
+    )
     assert "Traceback" not in result.stdout.str()
 
 
 def test_pattern_matching_nothing_is_a_collection_error(pytester: pytest.Pytester) -> None:
-    _project(pytester, contracts=CONTRACTS.replace('modules = ["app.b"]', 'modules = ["app.nothere"]'))
+    _project(
+        pytester, contracts=CONTRACTS.replace('modules = ["app.b"]', 'modules = ["app.nothere"]')
+    )
     result = pytester.runpytest()
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(["*contracts.toml:16: error: *'app.nothere' in 'modules' matches no module*"])
+    result.stdout.fnmatch_lines(
+        ["*contracts.toml:16: error: *'app.nothere' in 'modules' matches no module*"]
+    )
 
 
 def test_two_contracts_known_by_one_name_never_pass(pytester: pytest.Pytester) -> None:
     """Without ids, two contracts of one name were two items of one node id, both PASSED while
     the CLI said one was BROKEN: the configuration is rejected instead."""
-    _project(pytester, contracts=CONTRACTS.replace('id = "no-sub"\n', "").replace('id = "known"\n', "").replace(
-        'name = "a does not import sub"', 'name = "a does not import b"').replace('expect = "broken"\n', ""))
+    _project(
+        pytester,
+        contracts=CONTRACTS.replace('id = "no-sub"\n', "")
+        .replace('id = "known"\n', "")
+        .replace('name = "a does not import sub"', 'name = "a does not import b"')
+        .replace('expect = "broken"\n', ""),
+    )
     result = pytester.runpytest("-rA")
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(["*contracts.toml:19: error: the contracts on lines 6 and 19 are both known as 'a does not import b'*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*contracts.toml:19: error: the contracts on lines 6 and 19 are both known as 'a does not import b'*"
+        ]
+    )
     assert "PASSED" not in result.stdout.str()
 
 
@@ -307,14 +371,21 @@ def test_stale_expect_loaded_is_an_xpass_strict(pytester: pytest.Pytester) -> No
     result = pytester.runpytest("-rA", "-k", "probe")
     result.assert_outcomes(passed=3, failed=1, deselected=3)
     assert "[XPASS(strict)] contracts.toml:33: app.b is in expect_loaded" in result.stdout.str()
-    assert "app.b is in expect_loaded; once it no longer loads a forbidden module, remove it" in result.stdout.str()
+    assert (
+        "app.b is in expect_loaded; once it no longer loads a forbidden module, remove it"
+        in result.stdout.str()
+    )
 
 
-def test_deselected_probe_contracts_are_not_run(pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_deselected_probe_contracts_are_not_run(
+    pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _probe_project(pytester, {})
     log = tmp_path / "probes.log"
     monkeypatch.setenv("FAKE_PROBE_LOG", str(log))
-    pytester.runpytest("-k", "not probe").assert_outcomes(failed=0, passed=2, xfailed=1, deselected=4)
+    pytester.runpytest("-k", "not probe").assert_outcomes(
+        failed=0, passed=2, xfailed=1, deselected=4
+    )
     assert not log.exists()
     pytester.runpytest("-k", "probe").assert_outcomes(passed=4, deselected=3)
     assert sorted(log.read_text().split()) == ["app.a", "app.b", "app.c", "app.sub"]
@@ -334,7 +405,11 @@ def test_layering_config_option_takes_any_file_name(pytester: pytest.Pytester) -
     _project(pytester, contracts=None)
     write_project(pytester.path, {}, CONTRACTS, name="architecture.toml")
     result = pytester.runpytest("--layering-config", "architecture.toml", "--collect-only", "-q")
-    assert _ids(result) == ["architecture.toml::no-sub", "architecture.toml::leaf", "architecture.toml::known"]
+    assert _ids(result) == [
+        "architecture.toml::no-sub",
+        "architecture.toml::leaf",
+        "architecture.toml::known",
+    ]
     result = pytester.runpytest("--layering-config", "architecture.toml")
     result.assert_outcomes(failed=2, xfailed=1)
     result.stdout.fnmatch_lines(["layering: architecture.toml"])

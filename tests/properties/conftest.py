@@ -9,7 +9,11 @@ from hypothesis import HealthCheck, settings
 
 _common = dict(
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
     print_blob=True,
 )
 

@@ -16,8 +16,18 @@ NAMES = ("X", "Y")  # every module defines these, so `from <module> import X` is
 WRAPPERS = ("module", "function", "type_checking", "try", "class")
 CONTINUED_IMPORT = " \\\n    import "  # `from m import x` over two lines, with a backslash
 UNUSUAL_WRAPPERS = (
-    "async", "with", "while", "match", "try_else", "type_checking_else", "function_type_checking",
-    "decorated", "after_strings", "commented", "continued", "semicolon",
+    "async",
+    "with",
+    "while",
+    "match",
+    "try_else",
+    "type_checking_else",
+    "function_type_checking",
+    "decorated",
+    "after_strings",
+    "commented",
+    "continued",
+    "semicolon",
 )
 
 
@@ -57,7 +67,9 @@ class Statement:
             "decorated": f"@staticmethod\ndef d_{number}():\n{indented}\n",
             "after_strings": f'S_{number} = "([{{" + \'"\'\nDOC_{number} = """\nfrom x import (\n"""\n{body}\n',
             "commented": f"{body}  # ) ] }} (\n",
-            "continued": body.replace(" import ", CONTINUED_IMPORT, 1) + "\n" if "\n" not in body and body.startswith("from ") else None,
+            "continued": body.replace(" import ", CONTINUED_IMPORT, 1) + "\n"
+            if "\n" not in body and body.startswith("from ")
+            else None,
             "semicolon": f"Z_{number} = 0; {body}\n" if "\n" not in body else None,
         }.get(self.wrapper)
 
@@ -89,7 +101,9 @@ class Tree:
     def files(self, skip: tuple[str, int] | None = None) -> dict[str, str]:
         return {self.path(m): self.source(m, skip) for m in self.modules}
 
-    def write(self, directory: str, config: str, skip: tuple[str, int] | None = None, order_seed: int = 0) -> str:
+    def write(
+        self, directory: str, config: str, skip: tuple[str, int] | None = None, order_seed: int = 0
+    ) -> str:
         files = list(self.files(skip).items())
         random.Random(order_seed).shuffle(files)
         for name, text in files:
@@ -134,7 +148,12 @@ def _import_forms(importer: str, target: str, tree: Tree) -> list[str]:
     return forms
 
 
-EXTERNAL_FORMS = ("import json", "from os import path", "import os.path", "from collections import (\n    OrderedDict,\n    deque)")
+EXTERNAL_FORMS = (
+    "import json",
+    "from os import path",
+    "import os.path",
+    "from collections import (\n    OrderedDict,\n    deque)",
+)
 
 
 @st.composite
@@ -162,7 +181,9 @@ def trees(draw) -> Tree:
 
 
 @st.composite
-def configs(draw, tree: Tree, kinds=("forbidden_direct", "forbidden_indirect", "leaf", "contained")) -> tuple[str, list[str]]:
+def configs(
+    draw, tree: Tree, kinds=("forbidden_direct", "forbidden_indirect", "leaf", "contained")
+) -> tuple[str, list[str]]:
     """A contracts.toml for `tree` with one to three contracts; also returns their kinds."""
     inner = [m for m in tree.modules if m != ROOT]
     header = f'root_packages = ["{ROOT}"]\nsource_roots = ["src"]\ncache_dir = ".cache"\n'
@@ -180,8 +201,16 @@ def configs(draw, tree: Tree, kinds=("forbidden_direct", "forbidden_indirect", "
         elif kind == "leaf":
             leaf = draw(st.sampled_from(inner))
             allow = draw(st.lists(st.sampled_from(inner), max_size=2, unique=True))
-            named = draw(st.lists(st.tuples(st.sampled_from(inner), st.sampled_from(NAMES)), max_size=2, unique=True))
-            entries = [f'"{a}"' for a in allow] + [f'{{ module = "{m}", names = ["{n}"] }}' for m, n in named]
+            named = draw(
+                st.lists(
+                    st.tuples(st.sampled_from(inner), st.sampled_from(NAMES)),
+                    max_size=2,
+                    unique=True,
+                )
+            )
+            entries = [f'"{a}"' for a in allow] + [
+                f'{{ module = "{m}", names = ["{n}"] }}' for m, n in named
+            ]
             parts.append(
                 f'\n[[contracts]]\nid = "c{index}"\ntype = "leaf"\nmodules = ["{leaf}"]\nwithin = ["{ROOT}"]\n'
                 f"allow = [{', '.join(entries)}]\n"
@@ -189,7 +218,9 @@ def configs(draw, tree: Tree, kinds=("forbidden_direct", "forbidden_indirect", "
         else:
             if f"{ROOT}.sub" not in tree.modules:
                 continue
-            parts.append(f'\n[[contracts]]\nid = "c{index}"\ntype = "contained"\npackages = "{ROOT}.sub"\nwithin = "{ROOT}"\n')
+            parts.append(
+                f'\n[[contracts]]\nid = "c{index}"\ntype = "contained"\npackages = "{ROOT}.sub"\nwithin = "{ROOT}"\n'
+            )
     if not parts:
         parts.append(
             f'\n[[contracts]]\nid = "c9"\ntype = "forbidden"\nsource_modules = ["{inner[0]}"]\n'
@@ -273,7 +304,9 @@ def _toml_list(items) -> str:
 
 def package_cases(kinds=ALL_KINDS):
     """A package of packages and a configuration with one contract of each of `kinds` over it."""
-    return package_trees().flatmap(lambda case: package_configs(*case, kinds=kinds).map(lambda config: (case[0], config)))
+    return package_trees().flatmap(
+        lambda case: package_configs(*case, kinds=kinds).map(lambda config: (case[0], config))
+    )
 
 
 @st.composite
@@ -288,21 +321,34 @@ def package_configs(draw, tree: Tree, containers: tuple[str, ...], kinds=ALL_KIN
 
     def ignores() -> str:
         written = st.sampled_from(tree.imports) if tree.imports else st.nothing()
-        pairs = draw(st.lists(written | st.tuples(st.sampled_from(inner), st.sampled_from(inner)), max_size=2, unique=True))
+        pairs = draw(
+            st.lists(
+                written | st.tuples(st.sampled_from(inner), st.sampled_from(inner)),
+                max_size=2,
+                unique=True,
+            )
+        )
         if not pairs:
             return ""
         return f'ignore_imports = {_toml_list(f"{a} -> {b}" for a, b in pairs)}\nunmatched_ignore_imports_alerting = "none"\n'
 
     def distinct(options: list[str], count: int) -> list[str]:
-        return draw(st.lists(st.sampled_from(options), min_size=count, max_size=count, unique=True))
+        return draw(
+            st.lists(st.sampled_from(options), min_size=count, max_size=count, unique=True)
+        )
 
     for kind in kinds:
         body = ""
         if kind == "forbidden":
-            source, *forbidden = distinct(layer_packages + [f"{ROOT}.util"], draw(st.integers(2, 3)))
+            source, *forbidden = distinct(
+                layer_packages + [f"{ROOT}.util"], draw(st.integers(2, 3))
+            )
             if draw(st.integers(0, 4)) == 0:
                 forbidden.append("json")
-            body = f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = {_toml_list(forbidden)}\n' + ignores()
+            body = (
+                f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = {_toml_list(forbidden)}\n'
+                + ignores()
+            )
         elif kind == "forbidden_direct":
             source, target = distinct(inner, 2)
             body = f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = ["{target}"]\nallow_indirect_imports = true\n'

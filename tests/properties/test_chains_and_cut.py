@@ -24,7 +24,9 @@ from layering.domain.chains import chains_and_cut
 
 MODULES = tuple(f"m{i}" for i in range(8))
 MAX_IMPORTS = 16  # keeps the brute-force search for a smaller cut to a few thousand subsets
-PURE = settings(max_examples=max(100, settings.default.max_examples))  # no I/O: more examples, still fast
+PURE = settings(
+    max_examples=max(100, settings.default.max_examples)
+)  # no I/O: more examples, still fast
 
 
 @st.composite
@@ -34,8 +36,12 @@ def graphs(draw, max_modules: int = len(MODULES)):
     pairs = [(a, b) for a in modules for b in modules if a != b]
     edges = draw(st.lists(st.sampled_from(pairs), max_size=MAX_IMPORTS, unique=True))
     imports = {m: frozenset(b for a, b in edges if a == m) for m in modules}
-    sources = frozenset(draw(st.lists(st.sampled_from(modules), min_size=1, max_size=3, unique=True)))
-    targets = frozenset(draw(st.lists(st.sampled_from(modules), min_size=1, max_size=3, unique=True)))
+    sources = frozenset(
+        draw(st.lists(st.sampled_from(modules), min_size=1, max_size=3, unique=True))
+    )
+    targets = frozenset(
+        draw(st.lists(st.sampled_from(modules), min_size=1, max_size=3, unique=True))
+    )
     excluded = frozenset(draw(st.lists(st.sampled_from(modules), max_size=2, unique=True)))
     return imports, sources, targets, excluded
 
@@ -112,7 +118,8 @@ class Problem:
             (source, first)
             for source in self.sources
             for first in self.imports.get(source, ())
-            if first in self.targets or (first not in self.closed and self.connected(starts={first}))
+            if first in self.targets
+            or (first not in self.closed and self.connected(starts={first}))
         }
 
     def maximum_flow(self) -> int:
@@ -182,7 +189,9 @@ def test_no_smaller_cut_exists(graph):
     for smaller in itertools.combinations(candidates, max(len(found.cut) - 1, 0)):
         if len(found.cut) == 0:
             break
-        assert problem.connected(frozenset(smaller)), f"{smaller} is a smaller cut than {found.cut}"
+        assert problem.connected(frozenset(smaller)), (
+            f"{smaller} is a smaller cut than {found.cut}"
+        )
 
 
 @PURE
@@ -195,14 +204,18 @@ def test_the_cut_is_the_minimum_cut_nearest_the_targets(graph):
     near = problem.reaching_targets(frozenset(found.cut))
     for other in itertools.combinations(sorted(problem.edges()), len(found.cut)):
         if not problem.connected(frozenset(other)):
-            assert near <= problem.reaching_targets(frozenset(other)), f"{other} is a minimum cut nearer the targets than {found.cut}"
+            assert near <= problem.reaching_targets(frozenset(other)), (
+                f"{other} is a minimum cut nearer the targets than {found.cut}"
+            )
 
 
 @PURE
 @given(graphs())
 def test_a_direct_import_is_always_in_the_cut(graph):
     problem, found = solved(graph)
-    direct = {(s, t) for s in problem.sources for t in problem.imports.get(s, ()) if t in problem.targets}
+    direct = {
+        (s, t) for s in problem.sources for t in problem.imports.get(s, ()) if t in problem.targets
+    }
     assert direct <= set(found.cut)
 
 
@@ -229,8 +242,12 @@ def test_canonical_chains_are_real_one_per_leading_import_and_all_cross_the_cut(
     for chain in found.listed:
         assert problem.is_chain(chain), chain
         assert len(set(chain)) == len(chain), chain
-        assert cut & set(zip(chain, chain[1:])), f"{chain} crosses no import of the cut {found.cut}"
-    assert sorted(chain[:2] for chain in found.listed) == sorted(problem.first_imports_that_lead_to_a_target())
+        assert cut & set(zip(chain, chain[1:])), (
+            f"{chain} crosses no import of the cut {found.cut}"
+        )
+    assert sorted(chain[:2] for chain in found.listed) == sorted(
+        problem.first_imports_that_lead_to_a_target()
+    )
     assert list(found.listed) == sorted(found.listed, key=lambda c: (len(c), c))
     for edge in found.cut:
         assert found.through[edge] == sum(1 for c in found.listed if edge in set(zip(c, c[1:])))
@@ -240,7 +257,9 @@ def random_graph(count: int, seed: int):
     """(imports, sources, targets, excluded) on `count` modules, about three imports each."""
     rng = random.Random(seed)
     modules = [f"n{i}" for i in range(count)]
-    imports = {m: frozenset(n for n in modules if n != m and rng.random() < 3 / count) for m in modules}
+    imports = {
+        m: frozenset(n for n in modules if n != m and rng.random() < 3 / count) for m in modules
+    }
     sources = set(rng.sample(modules, rng.randint(1, 4)))
     targets = set(rng.sample(modules, rng.randint(1, 4)))
     excluded = set(rng.sample(modules, rng.randint(0, 2)))
@@ -248,7 +267,10 @@ def random_graph(count: int, seed: int):
 
 
 @PURE
-@given(st.one_of(graphs(), st.builds(random_graph, st.integers(8, 40), st.integers(0, 2**32 - 1))), st.randoms(use_true_random=False))
+@given(
+    st.one_of(graphs(), st.builds(random_graph, st.integers(8, 40), st.integers(0, 2**32 - 1))),
+    st.randoms(use_true_random=False),
+)
 def test_the_result_does_not_depend_on_the_order_the_input_was_built_in(graph, shuffler):
     imports, sources, targets, excluded = graph
     reference = chains_and_cut(imports, sources, targets, excluded)
@@ -259,7 +281,9 @@ def test_the_result_does_not_depend_on_the_order_the_input_was_built_in(graph, s
         return items
 
     rebuilt = {m: set(shuffled(imports[m])) for m in shuffled(imports)}
-    again = chains_and_cut(rebuilt, set(shuffled(sources)), set(shuffled(targets)), set(shuffled(excluded)))
+    again = chains_and_cut(
+        rebuilt, set(shuffled(sources)), set(shuffled(targets)), set(shuffled(excluded))
+    )
     assert repr(again) == repr(reference)
 
 
@@ -294,7 +318,9 @@ def test_the_result_is_the_same_under_any_hash_seed():
         assert run.returncode == 0, run.stderr
         outputs.append(run.stdout)
     assert outputs[0].count("\n") == 300
-    assert any(json.loads(line)[2] for line in outputs[0].splitlines()), "no graph had a cut: the check proves nothing"
+    assert any(json.loads(line)[2] for line in outputs[0].splitlines()), (
+        "no graph had a cut: the check proves nothing"
+    )
     assert outputs[1] == outputs[0]
     assert outputs[2] == outputs[0]
 

@@ -18,7 +18,16 @@ from pathlib import Path
 import pytest
 from hypothesis import given, note, settings
 from property_trees import GRAPH_KINDS, ROOT, package_cases
-from report_support import EXAMPLE_CONTRACTS, SHOP, Sources, copy_example, json_report, shop_config, tomllib, write_files
+from report_support import (
+    EXAMPLE_CONTRACTS,
+    SHOP,
+    Sources,
+    copy_example,
+    json_report,
+    shop_config,
+    tomllib,
+    write_files,
+)
 
 GRAPH_TYPES = ("forbidden", "layers", "independence")
 
@@ -26,18 +35,28 @@ GRAPH_TYPES = ("forbidden", "layers", "independence")
 def remove_imports(sources: Sources, cut: list[dict]) -> None:
     """Take every statement each cut entry names out of its file (`pass` where it stood, so
     blocks stay valid), keeping the other modules a statement imports."""
-    gone: dict[str, dict[tuple[int, int], set[str]]] = defaultdict(lambda: defaultdict(set))  # module -> (line, column) -> imported
+    gone: dict[str, dict[tuple[int, int], set[str]]] = defaultdict(
+        lambda: defaultdict(set)
+    )  # module -> (line, column) -> imported
     for entry in cut:
         for line in entry["lines"]:
-            statement = sources.statement_at(entry["path"], line, entry["importer"], entry["imported"], "cut")
-            gone[entry["importer"]][statement.first, statement.node.col_offset].add(entry["imported"])
+            statement = sources.statement_at(
+                entry["path"], line, entry["importer"], entry["imported"], "cut"
+            )
+            gone[entry["importer"]][statement.first, statement.node.col_offset].add(
+                entry["imported"]
+            )
     for module, statements in gone.items():
         path = sources.files[module]
         lines = path.read_text(encoding="utf-8").splitlines()
         by_place = {(s.first, s.node.col_offset): s for s in sources.statements(module)}
         for place in sorted(statements, reverse=True):
             node = by_place[place].node
-            kept = [alias for alias in node.names if not sources.imported_by(node, alias, module) & statements[place]]
+            kept = [
+                alias
+                for alias in node.names
+                if not sources.imported_by(node, alias, module) & statements[place]
+            ]
             replacement = "pass"
             if kept:
                 shorter = copy.copy(node)
@@ -54,21 +73,35 @@ def cut_contracts(document: dict) -> dict[str, list[dict]]:
     return {c["id"]: c["cut"] for c in document["contracts"] if c["cut"]}
 
 
-def assert_removing_every_cut_keeps_its_contract(root: Path, source_root: str, roots: tuple[str, ...]) -> int:
+def assert_removing_every_cut_keeps_its_contract(
+    root: Path, source_root: str, roots: tuple[str, ...]
+) -> int:
     before = json_report(root)
     cuts = cut_contracts(before)
-    options = {c["id"]: c for c in tomllib.loads((root / "contracts.toml").read_text())["contracts"]}
+    options = {
+        c["id"]: c for c in tomllib.loads((root / "contracts.toml").read_text())["contracts"]
+    }
     for contract in before["contracts"]:
-        with_chains = contract["type"] in GRAPH_TYPES and not options[contract["id"]].get("allow_indirect_imports")
+        with_chains = contract["type"] in GRAPH_TYPES and not options[contract["id"]].get(
+            "allow_indirect_imports"
+        )
         if with_chains and contract["verdict"] == "broken":
-            assert contract["cut"], f"{contract['id']} is broken and names no import to cut: {contract['violations']}"
-    remove_imports(Sources(root, source_root, roots), [entry for cut in cuts.values() for entry in cut])
+            assert contract["cut"], (
+                f"{contract['id']} is broken and names no import to cut: {contract['violations']}"
+            )
+    remove_imports(
+        Sources(root, source_root, roots), [entry for cut in cuts.values() for entry in cut]
+    )
     after = {c["id"]: c for c in json_report(root)["contracts"]}
     for contract_id in cuts:
-        assert after[contract_id]["verdict"] == "kept", f"{contract_id} is still broken once its cut is removed: {after[contract_id]['violations']}"
+        assert after[contract_id]["verdict"] == "kept", (
+            f"{contract_id} is still broken once its cut is removed: {after[contract_id]['violations']}"
+        )
     for contract in before["contracts"]:
         if contract["verdict"] == "kept":
-            assert after[contract["id"]]["verdict"] == "kept", f"removing imports broke {contract['id']}"
+            assert after[contract["id"]]["verdict"] == "kept", (
+                f"removing imports broke {contract['id']}"
+            )
     return len(cuts)
 
 
@@ -91,7 +124,10 @@ def test_removing_the_cut_keeps_every_graph_contract_of_the_hand_written_package
 def test_removing_the_cut_keeps_every_graph_contract_on_the_bundled_example(tmp_path):
     root = copy_example(tmp_path)
     (root / "contracts.toml").write_text(EXAMPLE_CONTRACTS)
-    assert assert_removing_every_cut_keeps_its_contract(root, "examples/serve", ("tensorrt_llm",)) == 4
+    assert (
+        assert_removing_every_cut_keeps_its_contract(root, "examples/serve", ("tensorrt_llm",))
+        == 4
+    )
 
 
 @pytest.mark.parametrize("contract_id", ["layers", "layers-containers", "independence"])
@@ -105,6 +141,12 @@ def test_removing_one_groups_cut_takes_that_pair_out_of_the_report(tmp_path, con
         cut = [c for c in contract["cut"] if (c["source"], c["target"]) == group]
         assert cut, f"{group} has no cut"
         remove_imports(Sources(root, "src", ("shop",)), cut)
-        remaining = {(g["source"], g["target"]) for g in json_report(root)["contracts"][0]["chain_groups"]}
-        assert group not in remaining, f"{contract_id}: {group} is still broken once its cut is removed"
-        assert remaining <= set(groups), f"{contract_id}: removing the cut of {group} broke new pairs: {remaining - set(groups)}"
+        remaining = {
+            (g["source"], g["target"]) for g in json_report(root)["contracts"][0]["chain_groups"]
+        }
+        assert group not in remaining, (
+            f"{contract_id}: {group} is still broken once its cut is removed"
+        )
+        assert remaining <= set(groups), (
+            f"{contract_id}: removing the cut of {group} broke new pairs: {remaining - set(groups)}"
+        )

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import os
 
+from cache_support import check_with_edit_during
 from hypothesis import given, note
 from hypothesis import strategies as st
-
-from cache_support import check_with_edit_during
 from test_incremental_reuse import FORMATS, SETTINGS, Editor, Tree, agree, configs, trees
 
 PHASES = ("walked", "scanned", "scanned", "read_again", "decided")
@@ -26,7 +25,18 @@ FIRST_PHASES = ("scanned", "scanned", "walked", "decided")
 FIRST_EDITS = ("add_import", "add_second_statement", "change_names", "remove_import")
 """The first run's edits, most often where a stale reading shows: imports that come or go."""
 
-CONTENT_EDITS = ("body", "add_import", "add_import", "add_second_statement", "remove_import", "change_names", "reorder", "rewrite_same", "syntax_error", "touch")
+CONTENT_EDITS = (
+    "body",
+    "add_import",
+    "add_import",
+    "add_second_statement",
+    "remove_import",
+    "change_names",
+    "reorder",
+    "rewrite_same",
+    "syntax_error",
+    "touch",
+)
 """Edits of a file's content: an editor saves a file; it does not move it while a run reads it."""
 
 
@@ -46,14 +56,22 @@ def edit_during_a_run(project, editor: Editor, draw, phase: str, edit: str) -> N
     before = files_under(str(project.root))
     what = editor.apply(draw, edit)
     after = files_under(str(project.root))
-    changes = {path: text for path, text in after.items() if before.get(path) != text or edit == "touch" and path in before}
+    changes = {
+        path: text
+        for path, text in after.items()
+        if before.get(path) != text or edit == "touch" and path in before
+    }
     for path, text in before.items():  # back as they were until the run is under way
         if path in changes:
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(text)
     note(f"during the run, once {phase}: {what}")
     first = sorted(changes)[0] if changes else None
-    read_first = Tree.module_of(os.path.relpath(first, os.path.join(project.root, "src"))) if first else None
+    read_first = (
+        Tree.module_of(os.path.relpath(first, os.path.join(project.root, "src")))
+        if first
+        else None
+    )
     during = check_with_edit_during(project.root, phase, changes, read_first=read_first)
     note(f"the run with the edit ({during.returncode}):\n{during.stdout}{during.stderr}")
     assert "Traceback" not in during.stderr, during.stderr
@@ -73,9 +91,15 @@ def test_an_edit_during_a_run_leaves_the_cache_true_to_the_files(project, tmp_pa
     for step in range(data.draw(st.integers(1, 3), label="steps")):
         # The first run has nothing cached: a builder hashes the files after grimp read them.
         phase = data.draw(st.sampled_from(FIRST_PHASES if step == 0 else PHASES), label="phase")
-        edit = data.draw(st.sampled_from(FIRST_EDITS if step == 0 else CONTENT_EDITS), label="edit")
+        edit = data.draw(
+            st.sampled_from(FIRST_EDITS if step == 0 else CONTENT_EDITS), label="edit"
+        )
         edit_during_a_run(project, editor, data.draw, phase, edit)
         agree(project, *data.draw(FORMATS, label="format"))
         if data.draw(st.booleans(), label="edit after"):
-            note(editor.apply(data.draw, data.draw(st.sampled_from(CONTENT_EDITS), label="edit after")))
+            note(
+                editor.apply(
+                    data.draw, data.draw(st.sampled_from(CONTENT_EDITS), label="edit after")
+                )
+            )
             agree(project)

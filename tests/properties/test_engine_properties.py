@@ -7,24 +7,31 @@ allowances) and contained contracts.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import os
 import tempfile
+from collections import Counter
 
 from hypothesis import given, note
 from hypothesis import strategies as st
 from property_trees import ROOT, configs, imported_by_line, trees
 
+from layering.commands.check import check_settings
 from layering.domain.errors import ConfigError
 from layering.domain.results import RunReport, Verdict
-from layering.commands.check import check_settings
 from layering.engine.config import locate_settings
 
 IMPORT_CODES = {"LY001", "LY002", "LY003", "LY004"}
 
 
-def decide(tree, config: str, *, skip=None, order_seed: int = 0, use_cache: bool = False, directory: str | None = None) -> RunReport | None:
+def decide(
+    tree,
+    config: str,
+    *,
+    skip=None,
+    order_seed: int = 0,
+    use_cache: bool = False,
+    directory: str | None = None,
+) -> RunReport | None:
     """The report for `tree` under `config`; None if the configuration is refused (ConfigError).
     Any other exception fails the property."""
     with tempfile.TemporaryDirectory() as scratch:
@@ -55,12 +62,21 @@ def shape(report: RunReport | None) -> object:
 def import_pairs(report: RunReport | None) -> set:
     if report is None:
         return set()
-    return {(r.contract_id, v.importer, v.imported) for r in report.results for v in report_violations(r)}
+    return {
+        (r.contract_id, v.importer, v.imported)
+        for r in report.results
+        for v in report_violations(r)
+    }
 
 
 def _direct_pairs(report: RunReport) -> set:
     """The import pairs of the findings that no chain group holds (direct imports)."""
-    return {(r.contract_id, v.importer, v.imported) for r in report.results if not r.chain_groups for v in report_violations(r)}
+    return {
+        (r.contract_id, v.importer, v.imported)
+        for r in report.results
+        if not r.chain_groups
+        for v in report_violations(r)
+    }
 
 
 def report_violations(result):
@@ -79,7 +95,9 @@ def test_violations_point_at_real_import_statements(tree, data):
             return
         files = {tree.path(m).replace(os.sep, "/"): m for m in tree.modules}
         for result in report.results:
-            assert result.verdict is not Verdict.ERROR, result  # every generated file is valid Python
+            assert result.verdict is not Verdict.ERROR, (
+                result
+            )  # every generated file is valid Python
             for violation in report_violations(result):
                 hops = violation.chain or ()
                 located = [(h.path, h.line, h.importer, h.imported) for h in hops] or [
@@ -89,10 +107,16 @@ def test_violations_point_at_real_import_statements(tree, data):
                     assert hop_path in files, (hop_path, violation)
                     module = files[hop_path]
                     assert module == importer, (module, violation)
-                    found = imported_by_line(os.path.join(root, hop_path), module, line, module in tree.packages)
-                    assert found is not None, f"{hop_path}:{line} holds no import statement ({violation})"
+                    found = imported_by_line(
+                        os.path.join(root, hop_path), module, line, module in tree.packages
+                    )
+                    assert found is not None, (
+                        f"{hop_path}:{line} holds no import statement ({violation})"
+                    )
                     targets = {imported} | ({f"{violation.imported}"} if not hops else set())
-                    assert found & targets, f"{hop_path}:{line} imports {sorted(found)}, not {imported} ({violation})"
+                    assert found & targets, (
+                        f"{hop_path}:{line} imports {sorted(found)}, not {imported} ({violation})"
+                    )
 
 
 @given(tree=trees(), data=st.data())
@@ -110,12 +134,17 @@ def test_removing_an_import_statement_never_adds_a_violation(tree, data):
     # A cut may move (the one nearest the targets can change as chains go), never grow; the
     # chains only go; a direct finding only goes.
     assert _direct_pairs(after) <= _direct_pairs(before)
-    groups_before = {(r.contract_id, g.source, g.target): g for r in before.results for g in r.chain_groups}
+    groups_before = {
+        (r.contract_id, g.source, g.target): g for r in before.results for g in r.chain_groups
+    }
     for result in after.results:
         for group in result.chain_groups:
             old_group = groups_before.get((result.contract_id, group.source, group.target))
             assert old_group is not None, group
-            assert group.chains <= old_group.chains and len(group.cut) <= len(old_group.cut), (old_group, group)
+            assert group.chains <= old_group.chains and len(group.cut) <= len(old_group.cut), (
+                old_group,
+                group,
+            )
     for old, new in zip(before.results, after.results):
         if old.verdict is Verdict.KEPT:
             # Only a stale allowance (LY030) can appear: the import it excused has gone.
@@ -136,7 +165,9 @@ def test_name_level_allowance_hides_only_the_names_it_lists(tree, data):
     assert without is not None and with_allowance is not None
     before, after = _imported_names(without.results[0]), _imported_names(with_allowance.results[0])
     for importer, imported, hidden_name in before - after:
-        assert hidden_name == name, f"the allowance of {module}.{name} hid {imported} ({hidden_name}) in {importer}"
+        assert hidden_name == name, (
+            f"the allowance of {module}.{name} hid {imported} ({hidden_name}) in {importer}"
+        )
         assert module in (imported, imported.rpartition(".")[0]), (module, imported)
     assert not after - before
 

@@ -15,9 +15,9 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from property_trees import ROOT, trees
 
+from layering.commands.check import check_settings
 from layering.domain.patterns import is_within
 from layering.domain.results import Verdict
-from layering.commands.check import check_settings
 from layering.engine.config import locate_settings
 
 LINT_IMPORTS = str(Path(sys.executable).parent / "lint-imports")
@@ -28,7 +28,11 @@ LINT_IMPORTS = str(Path(sys.executable).parent / "lint-imports")
 def test_forbidden_verdict_equals_lint_imports(tree, data):
     inner = [m for m in tree.modules if m != ROOT]
     source = data.draw(st.sampled_from(inner))
-    target = data.draw(st.sampled_from([m for m in inner if not is_within(m, source) and not is_within(source, m)] + ["json"]))
+    target = data.draw(
+        st.sampled_from(
+            [m for m in inner if not is_within(m, source) and not is_within(source, m)] + ["json"]
+        )
+    )
     indirect = data.draw(st.booleans())
     as_packages = data.draw(st.booleans())
     options = (
@@ -36,7 +40,10 @@ def test_forbidden_verdict_equals_lint_imports(tree, data):
         f"allow_indirect_imports = {str(indirect).lower()}\nas_packages = {str(as_packages).lower()}\n"
     )
     contract = f'\n[[{{prefix}}contracts]]\nname = "c"\ntype = "forbidden"\n{options}'
-    ours_config = f'root_packages = ["{ROOT}"]\nsource_roots = ["src"]\ncache_dir = false\n' + contract.format(prefix="")
+    ours_config = (
+        f'root_packages = ["{ROOT}"]\nsource_roots = ["src"]\ncache_dir = false\n'
+        + contract.format(prefix="")
+    )
     theirs_config = (
         f'[tool.importlinter]\nroot_package = "{ROOT}"\ninclude_external_packages = true\n'
         + contract.format(prefix="tool.importlinter.")
@@ -50,7 +57,11 @@ def test_forbidden_verdict_equals_lint_imports(tree, data):
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
         theirs = subprocess.run(
             [LINT_IMPORTS, "--config", os.path.join(root, "importlinter.toml"), "--no-cache"],
-            cwd=os.path.join(root, "src"), capture_output=True, text=True, timeout=120, env=env,
+            cwd=os.path.join(root, "src"),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
         )
     note(theirs.stdout + theirs.stderr)
     assert "Traceback" not in theirs.stderr, theirs.stderr

@@ -19,10 +19,9 @@ import shutil
 from dataclasses import dataclass, field, replace
 
 import pytest
+from cache_support import cached_results, mark_first_verdict
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
-
-from cache_support import cached_results, mark_first_verdict
 
 HUNT = os.environ.get("LAYERING_HYPOTHESIS_PROFILE") == "large"
 EXAMPLES = 300 if HUNT else 12
@@ -85,7 +84,9 @@ class Block:
         if self.wrap == "module":
             return inner
         if self.wrap == "func":
-            return [f"def f_{position}():"] + ["    " + line for line in inner] + ["    return None"]
+            return (
+                [f"def f_{position}():"] + ["    " + line for line in inner] + ["    return None"]
+            )
         if self.wrap == "tc":
             return ["if TYPE_CHECKING:"] + ["    " + line for line in inner]
         raise AssertionError(self.wrap)
@@ -111,7 +112,11 @@ class Tree:
         return sorted(self.module_of(p) for p in self.files if p.endswith("/__init__.py"))
 
     def children(self, package: str) -> list[str]:
-        return sorted(m.rsplit(".", 1)[1] for m in self.modules if m.rsplit(".", 1)[0] == package and m != package)
+        return sorted(
+            m.rsplit(".", 1)[1]
+            for m in self.modules
+            if m.rsplit(".", 1)[0] == package and m != package
+        )
 
     @staticmethod
     def render(blocks: list[Block]) -> str:
@@ -137,7 +142,22 @@ class Tree:
 
 def draw_stmt(draw, tree: Tree, path: str) -> Stmt:
     modules = tree.modules
-    form = draw(st.sampled_from(["import", "import_as", "from_mod", "from_mod", "from_name", "multi", "multi", "rel", "ext", "missing"]))
+    form = draw(
+        st.sampled_from(
+            [
+                "import",
+                "import_as",
+                "from_mod",
+                "from_mod",
+                "from_name",
+                "multi",
+                "multi",
+                "rel",
+                "ext",
+                "missing",
+            ]
+        )
+    )
     if form == "ext":
         return Stmt("ext", "json")
     if form == "missing":  # a module the package does not have (yet): `from app.mid.gone import X`
@@ -147,7 +167,11 @@ def draw_stmt(draw, tree: Tree, path: str) -> Stmt:
         depth = path.count("/")  # app/hi/a.py: 2
         choices = [".", ".a", ".b"] + (["..", "..lo", "..hi", "..mid"] if depth >= 2 else [])
         target = draw(st.sampled_from(choices))
-        names = draw(st.lists(st.sampled_from(["a", "b", "c", "X", "Y"]), min_size=1, max_size=2, unique=True))
+        names = draw(
+            st.lists(
+                st.sampled_from(["a", "b", "c", "X", "Y"]), min_size=1, max_size=2, unique=True
+            )
+        )
         return Stmt("rel", target, tuple(names))
     if form == "multi":
         target = draw(st.sampled_from(tree.packages + modules))
@@ -158,7 +182,11 @@ def draw_stmt(draw, tree: Tree, path: str) -> Stmt:
     if form == "from_mod" and "." not in target:
         form = "import"
     if form == "from_name":
-        return Stmt(form, target, tuple(draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=2, unique=True))))
+        return Stmt(
+            form,
+            target,
+            tuple(draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=2, unique=True))),
+        )
     return Stmt(form, target)
 
 
@@ -184,7 +212,14 @@ def trees(draw) -> Tree:
         blocks = [draw_block(draw, tree, path) for _ in range(count)]
         if blocks and draw(st.integers(0, 4)) == 0:  # a second statement of an imported module
             first = blocks[0].stmt
-            blocks.append(Block(draw(st.sampled_from(["module", "func", "tc"])), Stmt("import", first.target) if first.form not in ("rel", "ext", "multi") else first))
+            blocks.append(
+                Block(
+                    draw(st.sampled_from(["module", "func", "tc"])),
+                    Stmt("import", first.target)
+                    if first.form not in ("rel", "ext", "multi")
+                    else first,
+                )
+            )
         tree.files[path] = blocks
     return tree
 
@@ -212,20 +247,38 @@ def _entries(draw, tree: Tree) -> list[str]:
 
 
 def draw_forbidden(draw, tree: Tree, ident: str) -> str:
-    candidates = ["app.hi", "app.mid", "app.lo", "app.hi.a", "app.mid.a", "app.mid.b", "app.lo.b", "app.*.a"]
+    candidates = [
+        "app.hi",
+        "app.mid",
+        "app.lo",
+        "app.hi.a",
+        "app.mid.a",
+        "app.mid.b",
+        "app.lo.b",
+        "app.*.a",
+    ]
     if "app.mid.inner" in tree.modules:
         candidates.append("app.mid.inner")
     sources = draw(st.lists(st.sampled_from(candidates), min_size=1, max_size=2, unique=True))
     concrete = [s for s in candidates if "*" not in s]
 
     def clear(module: str) -> bool:
-        return all(not _overlaps(module, s.replace("*", "hi")) and not _overlaps(module, s.replace("*", "mid")) and not _overlaps(module, s.replace("*", "lo")) for s in sources)
+        return all(
+            not _overlaps(module, s.replace("*", "hi"))
+            and not _overlaps(module, s.replace("*", "mid"))
+            and not _overlaps(module, s.replace("*", "lo"))
+            for s in sources
+        )
 
     targets = [m for m in concrete + ["app.lo.a", "app.hi.b"] if clear(m)]
     external = draw(st.integers(0, 5)) == 0
     if not targets and not external:
         external = True
-    forbidden = draw(st.lists(st.sampled_from(targets), min_size=1, max_size=2, unique=True)) if targets else []
+    forbidden = (
+        draw(st.lists(st.sampled_from(targets), min_size=1, max_size=2, unique=True))
+        if targets
+        else []
+    )
     if external:
         forbidden.append("json")
     lines = [
@@ -245,7 +298,9 @@ def draw_forbidden(draw, tree: Tree, ident: str) -> str:
         if alerting:
             lines.append(f'unmatched_ignore_imports_alerting = "{alerting}"')
     named = [m for m in tree.modules if m != "app" and not any(_overlaps(m, f) for f in forbidden)]
-    if named and draw(st.integers(0, 3)) == 0:  # names are read from the source: the verdict depends on files' content
+    if (
+        named and draw(st.integers(0, 3)) == 0
+    ):  # names are read from the source: the verdict depends on files' content
         module = draw(st.sampled_from(named))
         names = draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=2, unique=True))
         lines.append(f'forbidden_names = [{{ module = "{module}", names = {_toml_list(names)} }}]')
@@ -254,14 +309,24 @@ def draw_forbidden(draw, tree: Tree, ident: str) -> str:
         lines.append(f"allow = {_toml_list(_entries(draw, tree))}")
     elif kind == "names":
         importer = draw(st.sampled_from([m for m in tree.modules if m != "app"]))
-        module = draw(st.sampled_from(forbidden if forbidden and forbidden != ["json"] else tree.modules))
-        names = draw(st.lists(st.sampled_from(NAMES + ("a", "b")), min_size=1, max_size=2, unique=True))
-        lines.append(f'allow = [{{ importer = "{importer}", module = "{module}", names = {_toml_list(names)} }}]')
+        module = draw(
+            st.sampled_from(forbidden if forbidden and forbidden != ["json"] else tree.modules)
+        )
+        names = draw(
+            st.lists(st.sampled_from(NAMES + ("a", "b")), min_size=1, max_size=2, unique=True)
+        )
+        lines.append(
+            f'allow = [{{ importer = "{importer}", module = "{module}", names = {_toml_list(names)} }}]'
+        )
     return "\n".join(lines)
 
 
 def draw_layers(draw, tree: Tree, ident: str) -> str:
-    variant = draw(st.sampled_from(["plain", "plain", "reversed", "independent", "containers", "containers_exhaustive"]))
+    variant = draw(
+        st.sampled_from(
+            ["plain", "plain", "reversed", "independent", "containers", "containers_exhaustive"]
+        )
+    )
     lines = ["[[contracts]]", f'id = "{ident}"', 'type = "layers"']
     if variant == "plain":
         lines.append('layers = ["app.hi", "app.mid", "app.lo"]')
@@ -270,8 +335,12 @@ def draw_layers(draw, tree: Tree, ident: str) -> str:
     elif variant == "independent":
         lines.append('layers = ["app.hi", "app.mid.a | app.mid.b", "app.lo"]')
     elif variant == "containers":
-        containers = draw(st.sampled_from([["app.hi", "app.lo"], ["app.hi", "app.mid", "app.lo"], ["app.mid"]]))
-        layers = draw(st.sampled_from([["a", "b"], ["b", "a"], ["a", "(c)", "b"], ["a | b", "(c)"]]))
+        containers = draw(
+            st.sampled_from([["app.hi", "app.lo"], ["app.hi", "app.mid", "app.lo"], ["app.mid"]])
+        )
+        layers = draw(
+            st.sampled_from([["a", "b"], ["b", "a"], ["a", "(c)", "b"], ["a | b", "(c)"]])
+        )
         lines += [f"layers = {_toml_list(layers)}", f"containers = {_toml_list(containers)}"]
     else:
         lines += ['layers = ["hi", "mid", "lo"]', 'containers = ["app"]', "exhaustive = true"]
@@ -281,12 +350,21 @@ def draw_layers(draw, tree: Tree, ident: str) -> str:
 
 
 def draw_independence(draw, tree: Tree, ident: str) -> str:
-    pools = [["app.hi", "app.mid", "app.lo"], ["app.hi.a", "app.hi.b", "app.lo"], ["app.mid.a", "app.mid.b", "app.lo.a", "app.hi"]]
+    pools = [
+        ["app.hi", "app.mid", "app.lo"],
+        ["app.hi.a", "app.hi.b", "app.lo"],
+        ["app.mid.a", "app.mid.b", "app.lo.a", "app.hi"],
+    ]
     if "app.mid.inner" in tree.modules:
         pools.append(["app.mid.inner", "app.mid.a", "app.hi"])
     pool = draw(st.sampled_from(pools))
     modules = draw(st.lists(st.sampled_from(pool), min_size=2, max_size=3, unique=True))
-    lines = ["[[contracts]]", f'id = "{ident}"', 'type = "independence"', f"modules = {_toml_list(modules)}"]
+    lines = [
+        "[[contracts]]",
+        f'id = "{ident}"',
+        'type = "independence"',
+        f"modules = {_toml_list(modules)}",
+    ]
     if draw(st.integers(0, 3)) == 0:
         lines.append(f"ignore_imports = {_toml_list(_entries(draw, tree))}")
     return "\n".join(lines)
@@ -297,11 +375,21 @@ def configs(draw, tree: Tree) -> str:
     head = ['root_packages = ["app"]', 'source_roots = ["src"]']
     if draw(st.integers(0, 3)) == 0:
         head.append("exclude_type_checking_imports = true")
-    kinds = draw(st.lists(st.sampled_from(["forbidden", "forbidden", "layers", "independence"]), min_size=2, max_size=4))
+    kinds = draw(
+        st.lists(
+            st.sampled_from(["forbidden", "forbidden", "layers", "independence"]),
+            min_size=2,
+            max_size=4,
+        )
+    )
     tables = []
     for position, kind in enumerate(kinds):
         ident = f"{kind[0]}{position}"
-        table = {"forbidden": draw_forbidden, "layers": draw_layers, "independence": draw_independence}[kind](draw, tree, ident)
+        table = {
+            "forbidden": draw_forbidden,
+            "layers": draw_layers,
+            "independence": draw_independence,
+        }[kind](draw, tree, ident)
         if draw(st.integers(0, 9)) == 0:
             table += '\nexpect = "broken"'
         tables.append(table)
@@ -312,8 +400,22 @@ def configs(draw, tree: Tree) -> str:
 
 
 EDITS = (
-    "body", "add_import", "add_import", "add_second_statement", "remove_import", "change_names",
-    "reorder", "rename", "move", "touch", "add_module", "rewrite_same", "delete", "syntax_error", "clone", "to_package",
+    "body",
+    "add_import",
+    "add_import",
+    "add_second_statement",
+    "remove_import",
+    "change_names",
+    "reorder",
+    "rename",
+    "move",
+    "touch",
+    "add_module",
+    "rewrite_same",
+    "delete",
+    "syntax_error",
+    "clone",
+    "to_package",
 )
 
 
@@ -368,9 +470,23 @@ class Editor:
             blocks = self.tree.files[path]
             block = draw_block(draw, self.tree, path)
             if draw(st.booleans()):
-                block = Block(block.wrap, Stmt("multi", draw(st.sampled_from(self.tree.packages)), ()))
+                block = Block(
+                    block.wrap, Stmt("multi", draw(st.sampled_from(self.tree.packages)), ())
+                )
                 pool = self.tree.children(block.stmt.target) + list(NAMES)
-                block = Block(block.wrap, replace(block.stmt, names=tuple(draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3, unique=True)))))
+                block = Block(
+                    block.wrap,
+                    replace(
+                        block.stmt,
+                        names=tuple(
+                            draw(
+                                st.lists(
+                                    st.sampled_from(pool), min_size=1, max_size=3, unique=True
+                                )
+                            )
+                        ),
+                    ),
+                )
             at = draw(st.integers(0, len(blocks)))
             blocks.insert(at, block)
             self.write(path)
@@ -401,19 +517,30 @@ class Editor:
             self.write(path)
             return f"remove_import: {removed} from {path}"
         if edit == "change_names":
-            candidates = [(p, i) for p in files for i, b in enumerate(self.tree.files[p]) if b.stmt is not None and b.stmt.form in ("multi", "from_name", "rel")]
+            candidates = [
+                (p, i)
+                for p in files
+                for i, b in enumerate(self.tree.files[p])
+                if b.stmt is not None and b.stmt.form in ("multi", "from_name", "rel")
+            ]
             if not candidates:
                 return self.apply(draw, "add_import")
             path, at = draw(st.sampled_from(candidates))
             block = self.tree.files[path][at]
             stmt = block.stmt
             if stmt.form == "multi":
-                pool = (self.tree.children(stmt.target) if stmt.target in self.tree.packages else []) + list(NAMES) + ["W"]
+                pool = (
+                    (self.tree.children(stmt.target) if stmt.target in self.tree.packages else [])
+                    + list(NAMES)
+                    + ["W"]
+                )
             elif stmt.form == "rel":
                 pool = ["a", "b", "c", "X", "Y", "W"]
             else:
                 pool = list(NAMES) + ["W"]
-            names = tuple(draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3, unique=True)))
+            names = tuple(
+                draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3, unique=True))
+            )
             self.tree.files[path][at] = Block(block.wrap, replace(stmt, names=names))
             self.write(path)
             return f"change_names: {stmt} -> names {names} in {path}"
@@ -438,10 +565,21 @@ class Editor:
                 return f"delete: {path}"
             if edit == "rename":
                 directory = path.rsplit("/", 1)[0]
-                new = draw(st.sampled_from([p for p in (f"{directory}/{n}.py" for n in ("a", "b", "c", "d")) if p not in self.tree.files] + [self._fresh_name(directory)]))
+                new = draw(
+                    st.sampled_from(
+                        [
+                            p
+                            for p in (f"{directory}/{n}.py" for n in ("a", "b", "c", "d"))
+                            if p not in self.tree.files
+                        ]
+                        + [self._fresh_name(directory)]
+                    )
+                )
             else:
                 directories = ["app/hi", "app/mid", "app/lo", "app/mid/inner", "app/new"]
-                directory = draw(st.sampled_from([d for d in directories if d != path.rsplit("/", 1)[0]]))
+                directory = draw(
+                    st.sampled_from([d for d in directories if d != path.rsplit("/", 1)[0]])
+                )
                 new = f"{directory}/{path.rsplit('/', 1)[1]}"
                 if new in self.tree.files:
                     new = self._fresh_name(directory)
@@ -450,9 +588,13 @@ class Editor:
                     self.tree.files[init] = []
                     self.write(init)
             self.tree.files[new] = self.tree.files.pop(path)
-            os.rename(os.path.join(self.root, "src", path), os.path.join(self.root, "src", new))  # keeps the file's time
+            os.rename(
+                os.path.join(self.root, "src", path), os.path.join(self.root, "src", new)
+            )  # keeps the file's time
             return f"{edit}: {path} -> {new}"
-        if edit == "to_package":  # app/mid/c.py -> app/mid/c/__init__.py: the same module, its relative imports read anew
+        if (
+            edit == "to_package"
+        ):  # app/mid/c.py -> app/mid/c/__init__.py: the same module, its relative imports read anew
             if not leaves:
                 return self.apply(draw, "add_module")
             path = draw(st.sampled_from(leaves))
@@ -471,7 +613,10 @@ class Editor:
             os.rename(a, aside)
             os.rename(b, a)
             os.rename(aside, b)
-            self.tree.files[first], self.tree.files[second] = self.tree.files[second], self.tree.files[first]
+            self.tree.files[first], self.tree.files[second] = (
+                self.tree.files[second],
+                self.tree.files[first],
+            )
             return f"swap: {first} <-> {second}"
         if edit == "syntax_error":  # until the file is written again
             # One unreadable file at a time: with two, which one a report names varies from run
@@ -504,10 +649,18 @@ class Editor:
             return f"rewrite_same: {path}"
         if edit == "add_module":
             directory = draw(st.sampled_from(["app", "app/hi", "app/mid", "app/lo"]))
-            names = [f"{directory}/{n}.py" for n in ("gone", "c") if f"{directory}/{n}.py" not in self.tree.files]
-            path = draw(st.sampled_from(names + [self._fresh_name(directory)]))  # a module others may already import
+            names = [
+                f"{directory}/{n}.py"
+                for n in ("gone", "c")
+                if f"{directory}/{n}.py" not in self.tree.files
+            ]
+            path = draw(
+                st.sampled_from(names + [self._fresh_name(directory)])
+            )  # a module others may already import
             self.tree.files[path] = []
-            self.tree.files[path] = [draw_block(draw, self.tree, path) for _ in range(draw(st.integers(0, 2)))]
+            self.tree.files[path] = [
+                draw_block(draw, self.tree, path) for _ in range(draw(st.integers(0, 2)))
+            ]
             self.write(path)
             return f"add_module: {path} with {self.tree.files[path]}"
         raise AssertionError(edit)
@@ -516,7 +669,9 @@ class Editor:
 # --------------------------------------------------------------------------- running
 
 
-FORMATS = st.sampled_from([(), (), (), ("--format", "json"), ("--format", "sarif"), ("--format", "github")])
+FORMATS = st.sampled_from(
+    [(), (), (), ("--format", "json"), ("--format", "sarif"), ("--format", "github")]
+)
 """The report's format: the JSON and SARIF reports hold more of a finding than the text."""
 
 
@@ -540,7 +695,9 @@ def start(project, tree: Tree, config: str, aged: bool) -> Editor:
     note(f"contracts.toml:\n{config}")
     note(f"files:\n{tree.text()}")
     first = project.check()
-    assert first.returncode in (0, 1), f"invalid generated configuration or package:\n{first.stdout}\n{first.stderr}"
+    assert first.returncode in (0, 1), (
+        f"invalid generated configuration or package:\n{first.stdout}\n{first.stderr}"
+    )
     note(f"first run ({first.returncode}):\n{first.stdout}")
     return editor
 
@@ -575,12 +732,16 @@ def test_cached_and_uncached_runs_agree_after_random_edits(project, tmp_path_fac
         form = data.draw(FORMATS, label="format")
         agree(project, *form)
         if data.draw(st.integers(0, 4), label="again") == 0:
-            agree(project, *form)  # a cached run right after a cached run: every verdict reused as it was
+            agree(
+                project, *form
+            )  # a cached run right after a cached run: every verdict reused as it was
 
 
 @SETTINGS
 @given(data=st.data())
-def test_cached_and_uncached_runs_agree_in_an_old_checkout_with_other_runs_between(project, tmp_path_factory, data):
+def test_cached_and_uncached_runs_agree_in_an_old_checkout_with_other_runs_between(
+    project, tmp_path_factory, data
+):
     """Files with old times (the manifest is trusted for unchanged ones), and runs of one
     contract or with other `--chains` between the edits, which share the manifest."""
     project = type(project)(tmp_path_factory.mktemp("aged"))
@@ -592,7 +753,11 @@ def test_cached_and_uncached_runs_agree_in_an_old_checkout_with_other_runs_betwe
         project = apply(project, editor, tmp_path_factory, data.draw, edit)
         variant = data.draw(st.sampled_from(["", "", "contract", "chains"]), label="variant")
         if variant == "contract":
-            agree(project, "--contract", data.draw(st.sampled_from(contract_ids(config)), label="contract"))
+            agree(
+                project,
+                "--contract",
+                data.draw(st.sampled_from(contract_ids(config)), label="contract"),
+            )
         elif variant == "chains":
             agree(project, "--chains", "all")
         agree(project)
@@ -643,16 +808,22 @@ def test_an_import_no_chain_of_a_contract_reaches_keeps_its_cached_verdict(proje
     mark_first_verdict(project.root, "kept")
     # app.hi reaches app.mid.a and app.lo.a, never app.lo.b: this import is on no chain of hi-no-lo,
     # and it is a new violation of the layers contract.
-    (project.root / "src/app/lo/b.py").write_text("from app.hi import a\nfrom app.mid import b\n\nX = 1\n")
+    (project.root / "src/app/lo/b.py").write_text(
+        "from app.hi import a\nfrom app.mid import b\n\nX = 1\n"
+    )
     cached = project.check()
     uncached = project.check("--no-cache")
     assert "[hi-no-lo] KEPT" in cached.stdout  # the (tampered) verdict was reused
     assert "[hi-no-lo] BROKEN" in uncached.stdout
     layers = _section(cached.stdout, "layers")
-    assert "BROKEN" in layers and "src/app/lo/b.py:2: LY011 app.lo.b imports app.mid.b" in layers  # decided again
+    assert (
+        "BROKEN" in layers and "src/app/lo/b.py:2: LY011 app.lo.b imports app.mid.b" in layers
+    )  # decided again
     assert layers == _section(uncached.stdout, "layers")
     # An import the chains of hi-no-lo do reach decides it again, and the tampered verdict is gone.
-    (project.root / "src/app/mid/a.py").write_text("from app.lo import a\nfrom app.lo import b\n\nX = 1\n")
+    (project.root / "src/app/mid/a.py").write_text(
+        "from app.lo import a\nfrom app.lo import b\n\nX = 1\n"
+    )
     again = project.check()
     assert "[hi-no-lo] BROKEN" in again.stdout
     fresh = project.check("--no-cache")
@@ -691,12 +862,21 @@ def test_a_body_edit_above_an_import_of_a_missing_module_shows_the_line_grimp_re
             "src/app/hi/a.py": "from app.mid.gone import X\nfrom app.mid import X\n",
             "src/app/mid/__init__.py": "",
             "src/app/mid/a.py": "X = 1\n",
-            "contracts.toml": ONE_CONTRACT.format(ident="hi-no-mid", kind="forbidden", options='source_modules = ["app.hi"]\nforbidden_modules = ["app.mid"]'),
+            "contracts.toml": ONE_CONTRACT.format(
+                ident="hi-no-mid",
+                kind="forbidden",
+                options='source_modules = ["app.hi"]\nforbidden_modules = ["app.mid"]',
+            ),
         }
     )
     assert "src/app/hi/a.py:2: LY001 app.hi.a imports app.mid (X)" in project.check().stdout
-    (project.root / "src/app/hi/a.py").write_text("# a comment\nfrom app.mid.gone import X\nfrom app.mid import X\n")
-    assert "src/app/hi/a.py:3: LY001 app.hi.a imports app.mid (X)" in project.check("--no-cache").stdout
+    (project.root / "src/app/hi/a.py").write_text(
+        "# a comment\nfrom app.mid.gone import X\nfrom app.mid import X\n"
+    )
+    assert (
+        "src/app/hi/a.py:3: LY001 app.hi.a imports app.mid (X)"
+        in project.check("--no-cache").stdout
+    )
     _same(project)  # the cached run said src/app/hi/a.py:2
 
 
@@ -707,7 +887,9 @@ SAME_SIZE = {
     "src/app/lo/__init__.py": "",
     "src/app/lo/a.py": "from app.hi import a\n",  # breaks the layers
     "src/app/lo/b.py": "from app.lo import a\n",  # as long as a.py
-    "contracts.toml": ONE_CONTRACT.format(ident="layers", kind="layers", options='layers = ["app.hi", "app.lo"]'),
+    "contracts.toml": ONE_CONTRACT.format(
+        ident="layers", kind="layers", options='layers = ["app.hi", "app.lo"]'
+    ),
 }
 
 
@@ -723,7 +905,9 @@ def test_a_same_size_edit_that_keeps_the_file_time_is_seen(project):
     project.write(SAME_SIZE)
     _fix_times(project, OLD_NS)
     assert "src/app/lo/a.py:1: LY011 app.lo.a imports app.hi.a" in project.check().stdout
-    (project.root / "src/app/lo/a.py").write_text("from app.lo import b\n")  # the layers are kept now
+    (project.root / "src/app/lo/a.py").write_text(
+        "from app.lo import b\n"
+    )  # the layers are kept now
     _fix_times(project, OLD_NS)
     assert project.check("--no-cache").returncode == 0
     _same(project)  # the cached run said BROKEN, exit 1
@@ -739,7 +923,9 @@ def test_two_files_swapped_by_renames_are_seen(project):
     os.rename(lo / "a.py", project.root / "t.py")
     os.rename(lo / "b.py", lo / "a.py")
     os.rename(project.root / "t.py", lo / "b.py")
-    assert "src/app/lo/b.py:1: LY011 app.lo.b imports app.hi.a" in project.check("--no-cache").stdout
+    assert (
+        "src/app/lo/b.py:1: LY011 app.lo.b imports app.hi.a" in project.check("--no-cache").stdout
+    )
     _same(project)  # the cached run still said src/app/lo/a.py:1: ... app.lo.a imports app.hi.a
 
 
@@ -749,7 +935,11 @@ JSON_AND_LAYERS = {
     "src/app/hi/a.py": "X = 1\n",
     "src/app/lo/__init__.py": "",
     "src/app/lo/a.py": "X = 1\n",
-    "contracts.toml": ONE_CONTRACT.format(ident="no-json", kind="forbidden", options='source_modules = ["app.hi"]\nforbidden_modules = ["json"]')
+    "contracts.toml": ONE_CONTRACT.format(
+        ident="no-json",
+        kind="forbidden",
+        options='source_modules = ["app.hi"]\nforbidden_modules = ["json"]',
+    )
     + '\n[[contracts]]\nid = "layers"\ntype = "layers"\nlayers = ["app.hi", "app.lo"]\n',
 }
 """Two contracts, one about an external package: a `--contract layers` run reads the graph
@@ -768,7 +958,10 @@ def test_an_external_import_added_before_a_run_of_other_contracts_is_seen(projec
     _same(project)  # the cached run said every contract was kept, exit 0
 
 
-@pytest.mark.xfail(strict=False, reason="grimp scans in parallel and raises the syntax error of whichever file it meets first; not the cache's doing")
+@pytest.mark.xfail(
+    strict=False,
+    reason="grimp scans in parallel and raises the syntax error of whichever file it meets first; not the cache's doing",
+)
 def test_two_unreadable_files_are_reported_alike_run_after_run(project):
     """Not the cache's doing, but it makes a cached report differ from an uncached one: with two
     files that cannot be parsed, which one each contract names varies from run to run, with
@@ -781,7 +974,9 @@ def test_two_unreadable_files_are_reported_alike_run_after_run(project):
             "src/app/hi/c.py": "X = 1\n" + BROKEN,
             "src/app/lo/__init__.py": "X = 1\n" + BROKEN,
             "src/app/lo/a.py": "X = 1\n",
-            "contracts.toml": ONE_CONTRACT.format(ident="layers", kind="layers", options='layers = ["app.hi", "app.lo"]')
+            "contracts.toml": ONE_CONTRACT.format(
+                ident="layers", kind="layers", options='layers = ["app.hi", "app.lo"]'
+            )
             + '\n[[contracts]]\nid = "ind"\ntype = "independence"\nmodules = ["app.hi", "app.lo"]\n',
         }
     )
@@ -797,8 +992,13 @@ def test_an_import_added_before_a_run_of_other_contracts_is_in_the_graph(project
     project.write(JSON_AND_LAYERS)
     assert project.check().returncode == 0
     (project.root / "src/app/lo/a.py").write_text("from app.hi import a\nX = 1\n")
-    assert "src/app/lo/a.py:1: LY011 app.lo.a imports app.hi.a" in project.check("--contract", "layers").stdout
-    assert "src/app/lo/a.py:1: LY011 app.lo.a imports app.hi.a" in project.check("--no-cache").stdout
+    assert (
+        "src/app/lo/a.py:1: LY011 app.lo.a imports app.hi.a"
+        in project.check("--contract", "layers").stdout
+    )
+    assert (
+        "src/app/lo/a.py:1: LY011 app.lo.a imports app.hi.a" in project.check("--no-cache").stdout
+    )
     _same(project)  # the cached run said every contract was kept, exit 0
 
 
@@ -812,14 +1012,20 @@ def test_a_module_made_a_package_reads_its_relative_imports_anew(project):
             "src/app/mid/__init__.py": "",
             "src/app/mid/a.py": "X = 1\n",
             "src/app/mid/c.py": "from . import a\n",
-            "contracts.toml": ONE_CONTRACT.format(ident="c-no-a", kind="forbidden", options='source_modules = ["app.mid.c"]\nforbidden_modules = ["app.mid.a"]'),
+            "contracts.toml": ONE_CONTRACT.format(
+                ident="c-no-a",
+                kind="forbidden",
+                options='source_modules = ["app.mid.c"]\nforbidden_modules = ["app.mid.a"]',
+            ),
         }
     )
     assert "src/app/mid/c.py:1: LY001 app.mid.c imports app.mid.a" in project.check().stdout
     (project.root / "src/app/mid/c").mkdir()
     os.rename(project.root / "src/app/mid/c.py", project.root / "src/app/mid/c/__init__.py")
     assert project.check("--no-cache").returncode == 0
-    _same(project)  # the cached run said src/app/mid/c/__init__.py:1: LY001 app.mid.c imports app.mid.a, exit 1
+    _same(
+        project
+    )  # the cached run said src/app/mid/c/__init__.py:1: LY001 app.mid.c imports app.mid.a, exit 1
 
 
 def test_the_warnings_of_a_json_report_come_in_the_contracts_order(project):

@@ -24,7 +24,9 @@ from layering.engine.config import locate_settings
 @given(tree=trees(), data=st.data())
 def test_loads_verdict_equals_the_probe_verdict_module_by_module(tree, data):
     inner = [m for m in tree.modules if m != ROOT]
-    forbidden = data.draw(st.sampled_from([*inner, "json"]), label="forbidden")  # json: an external package
+    forbidden = data.draw(
+        st.sampled_from([*inner, "json"]), label="forbidden"
+    )  # json: an external package
     modules = json.dumps([m for m in tree.modules if m != forbidden])
     options = f'modules = {modules}\nforbidden = ["{forbidden}"]\n'
     config = (
@@ -36,7 +38,13 @@ def test_loads_verdict_equals_the_probe_verdict_module_by_module(tree, data):
         report = check_settings(locate_settings(tree.write(scratch, config)), use_cache=False)
     static, runtime = report.results
     note("\n".join(f"{m}: {tree.source(m)!r}" for m in tree.modules))
-    note("\n".join(v.render() + "".join(f"\n  {h.render()}" for h in v.chain) for r in report.results for v in r.violations))
+    note(
+        "\n".join(
+            v.render() + "".join(f"\n  {h.render()}" for h in v.chain)
+            for r in report.results
+            for v in r.violations
+        )
+    )
     assert {item.key: item.verdict for item in static.items} == {
         item.key: item.verdict for item in runtime.items if not item.key.startswith("control:")
     }

@@ -15,23 +15,41 @@ from pathlib import Path
 
 from hypothesis import given, note, settings
 from property_trees import ROOT, package_cases
-from report_support import EXAMPLE_CONTRACTS, REPO, SHOP, Sources, check_report, copy_example, json_report, shop_config, tomllib, write_files
+from report_support import (
+    EXAMPLE_CONTRACTS,
+    REPO,
+    SHOP,
+    Sources,
+    check_report,
+    copy_example,
+    json_report,
+    shop_config,
+    tomllib,
+    write_files,
+)
 
 
 def ignored_pairs(config: str) -> dict[str, set[tuple[str, str]]]:
     """Per contract id, the (importer, imported) pairs its ignore_imports name."""
     found = {}
     for contract in tomllib.loads(config)["contracts"]:
-        found[contract["id"]] = {tuple(part.strip() for part in e.split("->")) for e in contract.get("ignore_imports", [])}
+        found[contract["id"]] = {
+            tuple(part.strip() for part in e.split("->"))
+            for e in contract.get("ignore_imports", [])
+        }
     return found
 
 
 def assert_no_ignored_import_shown(document: dict, config: str) -> None:
     ignored = ignored_pairs(config)
     for contract in document["contracts"]:
-        hops = [h for c in contract["cut"] for h in c["chain"]] + [h for g in contract["chain_groups"] for chain in g["listed"] for h in chain]
+        hops = [h for c in contract["cut"] for h in c["chain"]] + [
+            h for g in contract["chain_groups"] for chain in g["listed"] for h in chain
+        ]
         for hop in hops + contract["cut"]:
-            assert (hop["importer"], hop["imported"]) not in ignored[contract["id"]], f"{contract['id']} shows an ignored import: {hop}"
+            assert (hop["importer"], hop["imported"]) not in ignored[contract["id"]], (
+                f"{contract['id']} shows an ignored import: {hop}"
+            )
 
 
 @settings(max_examples=max(10, settings.default.max_examples * 2 // 3))
@@ -72,7 +90,9 @@ def test_every_hop_of_the_bundled_contracts_broken_in_a_copy_is_real(tmp_path):
     shutil.copy(REPO / "contracts.toml", root / "contracts.toml")
     serve = root / "examples/serve/tensorrt_llm/serve"
     with open(serve / "_base/routing.py", "a", encoding="utf-8") as handle:
-        handle.write("\n\ndef _late():\n    from tensorrt_llm.serve import (\n        chat_utils,\n    )\n")
+        handle.write(
+            "\n\ndef _late():\n    from tensorrt_llm.serve import (\n        chat_utils,\n    )\n"
+        )
     with open(serve / "chat_utils.py", "a", encoding="utf-8") as handle:
         handle.write("\nif False:\n    import tensorrt_llm.serve.openai_server as server\n")
     with open(serve / "_base/responses_stream.py", "a", encoding="utf-8") as handle:
@@ -80,6 +100,8 @@ def test_every_hop_of_the_bundled_contracts_broken_in_a_copy_is_real(tmp_path):
     document = json_report(root, "--no-probe")
     broken = {c["id"] for c in document["contracts"] if c["verdict"] == "broken"}
     assert broken == {"base-no-servers-no-api", "responses-stream-leaf"}, broken
-    chains = next(c for c in document["contracts"] if c["id"] == "base-no-servers-no-api")["chain_groups"]
+    chains = next(c for c in document["contracts"] if c["id"] == "base-no-servers-no-api")[
+        "chain_groups"
+    ]
     assert chains and max(len(chain) for g in chains for chain in g["listed"]) >= 2
     assert check_report(document, Sources(root, "examples/serve", ("tensorrt_llm",))) > 0

@@ -27,4 +27,6 @@ def test_every_contract_type_shows_what_import_linter_finds(case):
     imports = {tuple(pair) for pair in theirs["imports"]}
     options = {c["id"]: c for c in tomllib.loads(config)["contracts"]}
     for contract in document["contracts"]:
-        compare_with_importlinter(contract, options[contract["id"]], theirs["contracts"][contract["id"]], imports)
+        compare_with_importlinter(
+            contract, options[contract["id"]], theirs["contracts"][contract["id"]], imports
+        )

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-
 PACKAGE = {
     "src/app/__init__.py": "",
     "src/app/a.py": "from app import b\n",
@@ -35,7 +34,9 @@ BASE_ENV = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHON
 """The environment of a CLI run, as a user's shell would give it (no NO_COLOR, no PYTHONPATH)."""
 
 
-def forbidden(source: str, target: str, *, indirect: bool = False, id: str = "f", extra: str = "") -> str:
+def forbidden(
+    source: str, target: str, *, indirect: bool = False, id: str = "f", extra: str = ""
+) -> str:
     """A forbidden contract: direct imports only when `indirect` is true (no graph needed)."""
     return f"""
 [[contracts]]
@@ -97,7 +98,12 @@ class UnprivilegedProject:
         return Outcome(
             subprocess.run(
                 [sys.executable, "-m", "layering", "check", *args],
-                cwd=self.root, env=BASE_ENV, capture_output=True, text=True, timeout=120, **self.options,
+                cwd=self.root,
+                env=BASE_ENV,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                **self.options,
             )
         )
 
@@ -144,9 +150,13 @@ def _unprivileged_options() -> dict | str:
     else:
         ways = {"as nobody": {"user": NOBODY, "group": NOBODY, "extra_groups": []}}
         if sys.platform.startswith("linux"):
-            prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up here, not in the forked child
+            prctl = ctypes.CDLL(
+                None, use_errno=True
+            ).prctl  # looked up here, not in the forked child
             capabilities = functools.partial(_drop_file_capabilities, prctl)
-            ways["as root without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH"] = {"preexec_fn": capabilities}
+            ways["as root without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH"] = {
+                "preexec_fn": capabilities
+            }
     failures = []
     for name, options in ways.items():
         failure = _fails_to_bind(options)
@@ -180,7 +190,11 @@ def _fails_to_bind(options: dict) -> str | None:
         try:
             ran = subprocess.run(
                 [sys.executable, "-c", try_it, str(unreadable), str(unwritable)],
-                cwd=top, capture_output=True, text=True, timeout=60, **options,
+                cwd=top,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                **options,
             )
         except OSError as error:
             return f"cannot run {sys.executable} ({error.strerror})"

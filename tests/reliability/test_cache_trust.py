@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cache_support import check_with_edit_during, read_cache_file, results_file, write_cache_file
+
 from layering.adapters import result_cache
 
 try:
@@ -59,7 +59,9 @@ def same_as_uncached(project) -> str:
 def test_an_import_saved_during_a_first_run_is_not_cached_as_absent(project, phase):
     project.write(PACKAGE)
     mid = str(project.root / "src/app/mid.py")
-    during = check_with_edit_during(project.root, phase, {mid: "from app.lo import b\nX = 1\n"}, read_first="app.mid")
+    during = check_with_edit_during(
+        project.root, phase, {mid: "from app.lo import b\nX = 1\n"}, read_first="app.mid"
+    )
     assert during.returncode in (0, 1), during.stderr
     assert "BROKEN" in same_as_uncached(project)
     assert "BROKEN" in same_as_uncached(project)  # and the run after, from what that run kept
@@ -69,8 +71,14 @@ def test_an_import_saved_during_a_first_run_is_not_cached_as_absent(project, pha
 def test_an_import_saved_while_a_warm_run_reads_an_edit_is_not_cached_as_absent(project, phase):
     project.write(PACKAGE)
     assert "KEPT" in same_as_uncached(project)
-    (project.root / "src/app/mid.py").write_text("import json\nX = 1\n")  # read again by the next run
-    during = check_with_edit_during(project.root, phase, {str(project.root / "src/app/mid.py"): "import json\nfrom app.lo import b\nX = 1\n"})
+    (project.root / "src/app/mid.py").write_text(
+        "import json\nX = 1\n"
+    )  # read again by the next run
+    during = check_with_edit_during(
+        project.root,
+        phase,
+        {str(project.root / "src/app/mid.py"): "import json\nfrom app.lo import b\nX = 1\n"},
+    )
     assert during.returncode in (0, 1), during.stderr
     assert "BROKEN" in same_as_uncached(project)
     assert "BROKEN" in same_as_uncached(project)
@@ -79,7 +87,9 @@ def test_an_import_saved_while_a_warm_run_reads_an_edit_is_not_cached_as_absent(
 def test_lines_moved_while_a_run_reads_them_are_read_again(project):
     project.write({**PACKAGE, "src/app/mid.py": "from app.lo import b\nX = 1\n"})
     mid = str(project.root / "src/app/mid.py")
-    during = check_with_edit_during(project.root, "decided", {mid: "\n\n\nfrom app.lo import b\nX = 1\n"})
+    during = check_with_edit_during(
+        project.root, "decided", {mid: "\n\n\nfrom app.lo import b\nX = 1\n"}
+    )
     assert during.returncode == 1, during.stderr
     assert "src/app/mid.py:4:" in same_as_uncached(project)
 
@@ -103,7 +113,15 @@ def limited_check(project, *args: str) -> subprocess.CompletedProcess:
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONPATH")}
-    return subprocess.run([sys.executable, "-m", "layering", "check", *args], cwd=project.root, capture_output=True, text=True, env=env, timeout=120, preexec_fn=limit)
+    return subprocess.run(
+        [sys.executable, "-m", "layering", "check", *args],
+        cwd=project.root,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        preexec_fn=limit,
+    )
 
 
 @pytest.mark.skipif(resource is None, reason="needs POSIX resource limits")
@@ -113,14 +131,20 @@ def test_five_bytes_of_garbage_in_a_cache_file_are_a_warning_not_a_crash(project
     expected = project.check("--no-cache")
     assert expected.returncode == 1
     assert project.check().stdout == expected.stdout
-    cache_file(project, name).write_bytes(b"[\xff\xff\xff\x7f")  # a list of 2**31 items, to marshal
+    cache_file(project, name).write_bytes(
+        b"[\xff\xff\xff\x7f"
+    )  # a list of 2**31 items, to marshal
     if name == "imports.marshal":  # else the verdicts come from the results, and it is not read
         Path(results_file(project.root)).unlink()
     damaged = limited_check(project)
     assert (damaged.returncode, damaged.stdout) == (1, expected.stdout), damaged.stderr
     assert "Traceback" not in damaged.stderr and "MemoryError" not in damaged.stderr
     [warning] = damaged.stderr.splitlines()
-    assert warning.startswith("layering: warning: the ") and "cache in .layering_cache" in warning and "rebuilt it" in warning
+    assert (
+        warning.startswith("layering: warning: the ")
+        and "cache in .layering_cache" in warning
+        and "rebuilt it" in warning
+    )
     again = project.check()
     assert (again.returncode, again.stdout, again.stderr) == (1, expected.stdout, "")
 
@@ -178,7 +202,9 @@ def test_verify_cache_names_a_forged_verdict(project):
     project.write(BROKEN_PACKAGE)
     expected = project.check()
     forge_kept_verdict(project)
-    assert project.check().returncode == 0  # the cache is trusted input: SECURITY.md says who may write it
+    assert (
+        project.check().returncode == 0
+    )  # the cache is trusted input: SECURITY.md says who may write it
     verified = project.check("--verify-cache")
     assert verified.returncode == 2
     assert verified.stdout == expected.stdout  # the report of a run without the cache
@@ -186,7 +212,10 @@ def test_verify_cache_names_a_forged_verdict(project):
         "layering: error: cache entry disagrees: .layering_cache: the cached result of contract 'hi-not-lo' is KEPT; "
         "decided without the cache it is BROKEN\n"
     ) in verified.stderr
-    assert "layering: error: 1 cache entry disagrees with the files; remove the cache directory, and find who wrote it\n" in verified.stderr
+    assert (
+        "layering: error: 1 cache entry disagrees with the files; remove the cache directory, and find who wrote it\n"
+        in verified.stderr
+    )
 
 
 def test_verify_cache_names_a_forged_reading_and_file_state(project):
@@ -203,12 +232,25 @@ def test_verify_cache_names_a_forged_reading_and_file_state(project):
     write_cache_file(manifest_path, manifest)
     verified = project.check("--verify-cache")
     assert verified.returncode == 2, verified.stderr
-    assert "layering: error: cache entry disagrees: .layering_cache/grimp/imports.marshal: src/app/mid.py is held with imports grimp does not read from it (0 held, 1 read)\n" in verified.stderr
-    assert "layering: error: cache entry disagrees: .layering_cache/manifest.marshal: src/app/hi/a.py is held unchanged with digest 00000000000000000000000000000000, but its content's is " in verified.stderr
+    assert (
+        "layering: error: cache entry disagrees: .layering_cache/grimp/imports.marshal: src/app/mid.py is held with imports grimp does not read from it (0 held, 1 read)\n"
+        in verified.stderr
+    )
+    assert (
+        "layering: error: cache entry disagrees: .layering_cache/manifest.marshal: src/app/hi/a.py is held unchanged with digest 00000000000000000000000000000000, but its content's is "
+        in verified.stderr
+    )
 
 
 def test_verify_cache_needs_a_cache(project):
-    project.write({**PACKAGE, "contracts.toml": FORBIDDEN.replace('source_roots = ["src"]', 'source_roots = ["src"]\ncache_dir = false')})
+    project.write(
+        {
+            **PACKAGE,
+            "contracts.toml": FORBIDDEN.replace(
+                'source_roots = ["src"]', 'source_roots = ["src"]\ncache_dir = false'
+            ),
+        }
+    )
     refused = project.check("--verify-cache")
     assert refused.returncode == 2
     assert "--verify-cache has no cache to verify: cache_dir is false" in refused.stderr
@@ -219,18 +261,44 @@ def test_verify_cache_needs_a_cache(project):
 # --------------------------------------------------------------------------- where the cache may write
 
 
-@pytest.mark.parametrize("value, why", [('""', "'cache_dir' is empty: the cache would be this file's own directory"),
-                                        ('"."', "'cache_dir' = '.' is this file's directory: the cache would mark it ignored by git"),
-                                        ('".."', "'cache_dir' = '..' is this file's directory or holds it: the cache would mark it ignored by git"),
-                                        ('"src"', "'cache_dir' = 'src' is the source root 'src': the cache would mark it ignored by git")])
+@pytest.mark.parametrize(
+    "value, why",
+    [
+        ('""', "'cache_dir' is empty: the cache would be this file's own directory"),
+        (
+            '"."',
+            "'cache_dir' = '.' is this file's directory: the cache would mark it ignored by git",
+        ),
+        (
+            '".."',
+            "'cache_dir' = '..' is this file's directory or holds it: the cache would mark it ignored by git",
+        ),
+        (
+            '"src"',
+            "'cache_dir' = 'src' is the source root 'src': the cache would mark it ignored by git",
+        ),
+    ],
+)
 def test_a_cache_dir_that_would_cover_the_project_is_a_located_error(project, value, why):
-    project.write({**PACKAGE, "contracts.toml": FORBIDDEN.replace('source_roots = ["src"]\n', f'source_roots = ["src"]\ncache_dir = {value}\n')})
+    project.write(
+        {
+            **PACKAGE,
+            "contracts.toml": FORBIDDEN.replace(
+                'source_roots = ["src"]\n', f'source_roots = ["src"]\ncache_dir = {value}\n'
+            ),
+        }
+    )
     before = sorted(p.name for p in project.root.iterdir())
     refused = project.check()
     assert refused.returncode == 2
-    assert refused.stderr.startswith(f"contracts.toml:3: error: {why}\n  hint: give the cache a directory of its own"), refused.stderr
+    assert refused.stderr.startswith(
+        f"contracts.toml:3: error: {why}\n  hint: give the cache a directory of its own"
+    ), refused.stderr
     assert sorted(p.name for p in project.root.iterdir()) == before
-    assert not (project.root / ".gitignore").exists() and not (project.root / "src" / ".gitignore").exists()
+    assert (
+        not (project.root / ".gitignore").exists()
+        and not (project.root / "src" / ".gitignore").exists()
+    )
 
 
 def test_links_in_the_cache_directory_are_replaced_never_followed(project, tmp_path_factory):

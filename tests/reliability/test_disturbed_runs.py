@@ -60,7 +60,10 @@ def test_a_module_deleted_after_the_walk_is_located_where_grimp_is_called(tmp_pa
         else:
             imports_of_module(files, "app.b", False)
     assert raised.value.path == files.files["app.b"]
-    assert raised.value.reason == "was deleted while layering read the package (after its walk, before grimp read it)"
+    assert (
+        raised.value.reason
+        == "was deleted while layering read the package (after its walk, before grimp read it)"
+    )
 
 
 @pytest.mark.parametrize("cache", [(), ("--no-cache",)], ids=["cache", "no-cache"])
@@ -72,7 +75,11 @@ def test_a_module_deleted_after_the_walk_stops_the_run_with_a_located_error(tmp_
     result = Outcome(
         subprocess.run(
             [sys.executable, "-c", WALK_THEN_DELETE, "check", *cache],
-            cwd=tmp_path, env=BASE_ENV, capture_output=True, text=True, timeout=120,
+            cwd=tmp_path,
+            env=BASE_ENV,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
     )
     assert result.code == 2, result
@@ -89,20 +96,39 @@ def cli(root: Path, *args: str, **options) -> subprocess.Popen:
     """`layering ARGS` in `root`, in a process group of its own (a terminal's Ctrl-C reaches the
     whole group: the run and the cache builder it forks)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "layering", *args], cwd=root, env=BASE_ENV, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, **options,
+        [sys.executable, "-m", "layering", *args],
+        cwd=root,
+        env=BASE_ENV,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        **options,
     )
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-@pytest.mark.parametrize("args", [("check",), ("check", "--format", "json"), ("explain", "app.b", "app.a")])
+@pytest.mark.parametrize(
+    "args", [("check",), ("check", "--format", "json"), ("explain", "app.b", "app.a")]
+)
 def test_a_report_that_cannot_be_written_is_one_line_and_exit_2(tmp_path, args):
     write(tmp_path, PACKAGE)
     with open("/dev/full", "w") as full:
-        ran = subprocess.run([sys.executable, "-m", "layering", *args], cwd=tmp_path, env=BASE_ENV, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+        ran = subprocess.run(
+            [sys.executable, "-m", "layering", *args],
+            cwd=tmp_path,
+            env=BASE_ENV,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
     result = Outcome(subprocess.CompletedProcess(ran.args, ran.returncode, "", ran.stderr))
     assert result.code == 2, result
-    assert result.err == "layering: error: cannot write to standard output (No space left on device); the report is lost\n"
+    assert (
+        result.err
+        == "layering: error: cannot write to standard output (No space left on device); the report is lost\n"
+    )
 
 
 MODULES = 3000
@@ -131,7 +157,9 @@ def test_ctrl_c_while_grimp_scans_is_one_line_and_exit_130_every_time(tmp_path):
         time.sleep(fraction * whole_run)
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=120)
-        result = Outcome(subprocess.CompletedProcess(process.args, process.returncode, out, err), codes=(1, 130))
+        result = Outcome(
+            subprocess.CompletedProcess(process.args, process.returncode, out, err), codes=(1, 130)
+        )
         if result.code == 1:  # it had finished: the report, whole
             assert (result.out, result.err) == (report, ""), result
         else:
@@ -147,7 +175,9 @@ SLEEPS = {
 
 
 def probe_that_sleeps(pid_file: Path) -> str:
-    return HEADER + f"""
+    return (
+        HEADER
+        + f"""
 [[contracts]]
 id = "slow"
 type = "probe"
@@ -155,6 +185,7 @@ modules = ["app.slow"]
 forbidden = ["json"]
 env = {{ PID_FILE = "{pid_file}" }}
 """
+    )
 
 
 def running(pid: int) -> bool:
@@ -167,7 +198,10 @@ def running(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads process states from /proc")
-@pytest.mark.parametrize(("sent", "code", "said"), [(signal.SIGTERM, 143, "terminated (SIGTERM)"), (signal.SIGINT, 130, "interrupted (Ctrl-C)")])
+@pytest.mark.parametrize(
+    ("sent", "code", "said"),
+    [(signal.SIGTERM, 143, "terminated (SIGTERM)"), (signal.SIGINT, 130, "interrupted (Ctrl-C)")],
+)
 def test_a_signal_while_probes_run_kills_them_and_exits_with_its_code(tmp_path, sent, code, said):
     pid_file = tmp_path / "probe.pid"
     write(tmp_path, {**SLEEPS, "contracts.toml": probe_that_sleeps(pid_file)})
@@ -179,7 +213,9 @@ def test_a_signal_while_probes_run_kills_them_and_exits_with_its_code(tmp_path, 
     probe = int(pid_file.read_text())
     process.send_signal(sent)
     out, err = process.communicate(timeout=30)
-    result = Outcome(subprocess.CompletedProcess(process.args, process.returncode, out, err), codes=(code,))
+    result = Outcome(
+        subprocess.CompletedProcess(process.args, process.returncode, out, err), codes=(code,)
+    )
     assert result.err == f"layering: {said}\n", result
     gone_by = time.monotonic() + 2
     while running(probe) and time.monotonic() < gone_by:

@@ -30,19 +30,33 @@ def env_without_colour_settings() -> dict[str, str]:
 
 def test_closed_pipe_ends_the_run_quietly(project):
     project.write(broken_tree(5000))  # far more output than a pipe buffer holds
-    command = f"{sys.executable} -m layering check | head -2; echo \"status=${{PIPESTATUS[0]}}\" >&2"
-    result = subprocess.run(["bash", "-c", command], cwd=project.root, capture_output=True, text=True, timeout=120, env=env_without_colour_settings())
+    command = f'{sys.executable} -m layering check | head -2; echo "status=${{PIPESTATUS[0]}}" >&2'
+    result = subprocess.run(
+        ["bash", "-c", command],
+        cwd=project.root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env_without_colour_settings(),
+    )
     assert result.stdout == "Configuration: contracts.toml\nforbidden #1 [f] BROKEN\n"
     status = re.search(r"status=(\d+)", result.stderr)
     assert status and int(status.group(1)) in (0, 1), result.stderr
-    assert result.stderr.strip() == status.group(0), result.stderr  # nothing else: no traceback, no "Exception ignored"
+    assert result.stderr.strip() == status.group(0), (
+        result.stderr
+    )  # nothing else: no traceback, no "Exception ignored"
 
 
 def test_pipes_get_no_escape_codes(project):
     project.write(broken_tree(3))
     for args in ((), ("--no-probe",), ("--config", "missing.toml")):
-        result = subprocess.run([sys.executable, "-m", "layering", "check", *args], cwd=project.root, capture_output=True, timeout=120,
-                                env={**env_without_colour_settings(), "TERM": "xterm-256color"})
+        result = subprocess.run(
+            [sys.executable, "-m", "layering", "check", *args],
+            cwd=project.root,
+            capture_output=True,
+            timeout=120,
+            env={**env_without_colour_settings(), "TERM": "xterm-256color"},
+        )
         assert result.returncode in (1, 2)
         assert b"\x1b" not in result.stdout + result.stderr, result
 
@@ -82,16 +96,22 @@ def run_in_terminal(cwd, env: dict[str, str], *args: str) -> tuple[int, bytes]:
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_terminal_gets_colour(project):
     project.write(broken_tree(1))
-    code, output = run_in_terminal(project.root, {**env_without_colour_settings(), "TERM": "xterm"})
+    code, output = run_in_terminal(
+        project.root, {**env_without_colour_settings(), "TERM": "xterm"}
+    )
     assert code == 1
     assert COLOUR.search(output), output
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
-@pytest.mark.parametrize("setting", [{"NO_COLOR": "1"}, {"NO_COLOR": "anything"}, {"TERM": "dumb"}])
+@pytest.mark.parametrize(
+    "setting", [{"NO_COLOR": "1"}, {"NO_COLOR": "anything"}, {"TERM": "dumb"}]
+)
 def test_no_color_and_dumb_terminal_get_no_colour(project, setting):
     project.write(broken_tree(1))
-    code, output = run_in_terminal(project.root, {**env_without_colour_settings(), "TERM": "xterm", **setting}, "--no-probe")
+    code, output = run_in_terminal(
+        project.root, {**env_without_colour_settings(), "TERM": "xterm", **setting}, "--no-probe"
+    )
     assert code == 1
     assert b"BROKEN" in output
     assert not COLOUR.search(output), output
@@ -100,6 +120,10 @@ def test_no_color_and_dumb_terminal_get_no_colour(project, setting):
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_no_color_terminal_gets_no_escape_codes_at_all(project):
     project.write(broken_tree(1))
-    code, output = run_in_terminal(project.root, {**env_without_colour_settings(), "TERM": "xterm", "NO_COLOR": "1"}, "--no-probe")
+    code, output = run_in_terminal(
+        project.root,
+        {**env_without_colour_settings(), "TERM": "xterm", "NO_COLOR": "1"},
+        "--no-probe",
+    )
     assert code == 1
     assert not ESCAPE.search(output), output

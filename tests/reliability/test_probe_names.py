@@ -35,7 +35,11 @@ def test_text_that_is_not_a_module_name_is_a_located_configuration_error(run, pr
     assert not (project.root / "ran").exists()
 
 
-DJANGO_STYLE = {**PACKAGE, "src/app/migrations/__init__.py": "", "src/app/migrations/0001_initial.py": "import json\n"}
+DJANGO_STYLE = {
+    **PACKAGE,
+    "src/app/migrations/__init__.py": "",
+    "src/app/migrations/0001_initial.py": "import json\n",
+}
 
 
 def test_a_wildcard_that_matches_a_file_no_import_can_name_is_refused(run):
@@ -55,6 +59,11 @@ def test_a_forbidden_wildcard_controls_with_a_module_a_probe_can_name(run):
 
 
 def test_a_forbidden_wildcard_with_no_module_a_probe_can_name_is_refused(run):
-    result = run({**DJANGO_STYLE, "contracts.toml": HEADER + probe('["app.a"]', '["app.migrations.*"]')})
+    result = run(
+        {**DJANGO_STYLE, "contracts.toml": HEADER + probe('["app.a"]', '["app.migrations.*"]')}
+    )
     assert result.code == 2, result
-    assert "contracts.toml:8: error: contract 'probe #1': 'app.migrations.*' in 'forbidden' matches only modules" in result.err, result
+    assert (
+        "contracts.toml:8: error: contract 'probe #1': 'app.migrations.*' in 'forbidden' matches only modules"
+        in result.err
+    ), result

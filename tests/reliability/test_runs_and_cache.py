@@ -37,7 +37,9 @@ def many_modules() -> dict[str, str]:
     return files
 
 
-HEADLINE = re.compile(r"LY00\d (\S+) imports (\S+?)(?: \(.*?\))?(?: through (\d+) imports)?$", re.M)
+HEADLINE = re.compile(
+    r"LY00\d (\S+) imports (\S+?)(?: \(.*?\))?(?: through (\d+) imports)?$", re.M
+)
 
 
 def summary(outcome: Outcome) -> tuple:
@@ -50,8 +52,12 @@ def summary(outcome: Outcome) -> tuple:
 def spawn(root: Path, *args: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     return subprocess.Popen(
-        [sys.executable, "-m", "layering", "check", *args], cwd=root, env=env, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "layering", "check", *args],
+        cwd=root,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
 
 
@@ -76,13 +82,17 @@ def test_concurrent_runs_share_the_cache_safely(run, project):
             assert "Traceback" not in outcome.err
     import_files = list(cache.rglob(FILE_NAME))
     assert import_files, "the runs wrote no import cache"
-    from layering.adapters.grimp_scan import _internals  # grimp's parts as this process has them now
+    from layering.adapters.grimp_scan import (
+        _internals,  # grimp's parts as this process has them now
+    )
 
     cached = ImportCache(str(import_files[0].parent), _internals().version).load()
     fresh = build_graph(("app",), (str(project.root / "src"),), False, None)
     assert cached, "the import cache holds no module"
     # the contracts' sources reach only some modules: those are scanned and kept
-    assert {(m, s[0]) for m, (_, _, statements) in cached.items() for s in statements} == {(m, t) for m, t in edges(fresh) if m in cached}
+    assert {(m, s[0]) for m, (_, _, statements) in cached.items() for s in statements} == {
+        (m, t) for m, t in edges(fresh) if m in cached
+    }
     assert summary(run({})) == expected  # a run that reads the cache the concurrent runs wrote
 
 
@@ -108,27 +118,45 @@ def corrupt_wrong_shape(path: Path) -> None:
 
 
 def corrupt_wrong_values(path: Path) -> None:
-    path.write_bytes(marshal.dumps({"app.m1": "yesterday", "format": None, "files": 3, "results": {"a": 1}}))
+    path.write_bytes(
+        marshal.dumps({"app.m1": "yesterday", "format": None, "files": 3, "results": {"a": 1}})
+    )
 
 
-CORRUPTIONS = [corrupt_garbage, corrupt_truncated, corrupt_empty, corrupt_not_utf8, corrupt_wrong_shape, corrupt_wrong_values]
+CORRUPTIONS = [
+    corrupt_garbage,
+    corrupt_truncated,
+    corrupt_empty,
+    corrupt_not_utf8,
+    corrupt_wrong_shape,
+    corrupt_wrong_values,
+]
 
 
 def cache_files(cache: Path) -> dict[str, list[Path]]:
     """The files of what grimp read (wherever layering keeps them in its cache directory), the
     manifest and results, and both."""
     imports = [p for p in cache.rglob(FILE_NAME) if p.is_file()]
-    own = [p for p in [*cache.rglob(result_cache.MANIFEST), *cache.rglob(f"results-*{result_cache.RESULTS_SUFFIX}")] if p.is_file()]
+    own = [
+        p
+        for p in [
+            *cache.rglob(result_cache.MANIFEST),
+            *cache.rglob(f"results-*{result_cache.RESULTS_SUFFIX}"),
+        ]
+        if p.is_file()
+    ]
     return {"imports": imports, "own": own, "both": imports + own}
 
 
 def cache_warnings(outcome: Outcome) -> list[str]:
-    lines = outcome.err.splitlines() + [line for line in outcome.out.splitlines() if line.startswith("warning:")]
+    lines = outcome.err.splitlines() + [
+        line for line in outcome.out.splitlines() if line.startswith("warning:")
+    ]
     return [line for line in lines if "cache" in line]
 
 
 @pytest.mark.parametrize("which", ["imports", "own", "both"])
-@pytest.mark.parametrize("corrupt", CORRUPTIONS, ids=lambda f: f.__name__[len("corrupt_"):])
+@pytest.mark.parametrize("corrupt", CORRUPTIONS, ids=lambda f: f.__name__[len("corrupt_") :])
 def test_damaged_cache_is_ignored_and_rebuilt(run, project, corrupt, which):
     files = many_modules()
     clean = run(files)
@@ -147,7 +175,10 @@ def test_damaged_cache_is_ignored_and_rebuilt(run, project, corrupt, which):
     damaged = run({})
     assert summary(damaged) == expected
     assert len(cache_warnings(damaged)) <= 1, damaged
-    assert all(line.startswith("layering: warning: ") and "cache" in line for line in damaged.err.splitlines())
+    assert all(
+        line.startswith("layering: warning: ") and "cache" in line
+        for line in damaged.err.splitlines()
+    )
     again = run({})
     assert summary(again) == expected
     assert cache_warnings(again) == [], again  # the cache was rebuilt: nothing left to warn about
@@ -177,7 +208,10 @@ def test_cache_dir_that_cannot_be_created_is_skipped_and_said_once(run, project)
     result = run({})
     assert summary(result) == expected
     assert result.err.count("\n") == 1, result.err
-    assert "layering: warning: cannot use the cache directory " in result.err and "afile/cache" in result.err
+    assert (
+        "layering: warning: cannot use the cache directory " in result.err
+        and "afile/cache" in result.err
+    )
     assert "running without a cache" in result.err
     assert (project.root / "afile").read_text() == "not a directory\n"
 

@@ -14,11 +14,15 @@ from reliability_support import HEADER, forbidden, unprivileged_project
 
 BASE = {"src/app/__init__.py": "", "src/app/a.py": "import json\n"}
 # app.b must not import app.a: read directly from b's file, and through grimp's graph.
-BOTH = HEADER + forbidden("app.b", "app.a", indirect=True, id="direct") + forbidden("app.b", "app.a", id="graph")
+BOTH = (
+    HEADER
+    + forbidden("app.b", "app.a", indirect=True, id="direct")
+    + forbidden("app.b", "app.a", id="graph")
+)
 PY = f"{sys.version_info[0]}.{sys.version_info[1]}"
 
 
-def check_b(run, content) -> "object":
+def check_b(run, content) -> object:
     return run({**BASE, "src/app/b.py": content, "contracts.toml": BOTH})
 
 
@@ -34,11 +38,18 @@ def assert_undecided(result, location: str, reason: str, contracts=("direct", "g
 
 def test_syntax_error_in_a_file_a_direct_contract_reads(run):
     result = check_b(run, "from app import a\ndef f(:\n    pass\n")
-    assert_undecided(result, "src/app/b.py:2", f"syntax error: invalid syntax (read as Python {PY})")
+    assert_undecided(
+        result, "src/app/b.py:2", f"syntax error: invalid syntax (read as Python {PY})"
+    )
 
 
 def test_syntax_error_elsewhere_leaves_contracts_that_do_not_reach_it_decided(run):
-    files = {**BASE, "src/app/b.py": "from app import a\n", "src/app/broken.py": "x = (\n", "contracts.toml": BOTH}
+    files = {
+        **BASE,
+        "src/app/b.py": "from app import a\n",
+        "src/app/broken.py": "x = (\n",
+        "contracts.toml": BOTH,
+    }
     result = run(files)
     assert result.code == 1, result
     assert "forbidden #1 [direct] BROKEN" in result.out
@@ -48,7 +59,12 @@ def test_syntax_error_elsewhere_leaves_contracts_that_do_not_reach_it_decided(ru
 
 
 def test_syntax_error_in_a_file_a_chain_contract_reaches_is_located(run):
-    files = {**BASE, "src/app/b.py": "from app import a\nfrom app import broken\n", "src/app/broken.py": "x = (\n", "contracts.toml": BOTH}
+    files = {
+        **BASE,
+        "src/app/b.py": "from app import a\nfrom app import broken\n",
+        "src/app/broken.py": "x = (\n",
+        "contracts.toml": BOTH,
+    }
     result = run(files)
     assert result.code == 2
     assert "forbidden #2 [graph] ERROR" in result.out
@@ -57,8 +73,15 @@ def test_syntax_error_in_a_file_a_chain_contract_reaches_is_located(run):
 
 
 def test_syntax_error_anywhere_stops_a_contract_about_the_whole_graph(run):
-    contracts = BOTH + '\n[[contracts]]\nid = "layers"\ntype = "layers"\nlayers = ["app.a", "app.b"]\n'
-    files = {**BASE, "src/app/b.py": "import json\n", "src/app/broken.py": "x = (\n", "contracts.toml": contracts}
+    contracts = (
+        BOTH + '\n[[contracts]]\nid = "layers"\ntype = "layers"\nlayers = ["app.a", "app.b"]\n'
+    )
+    files = {
+        **BASE,
+        "src/app/b.py": "import json\n",
+        "src/app/broken.py": "x = (\n",
+        "contracts.toml": contracts,
+    }
     result = run(files)
     assert result.code == 2
     assert "[layers] ERROR" in result.out
@@ -67,7 +90,11 @@ def test_syntax_error_anywhere_stops_a_contract_about_the_whole_graph(run):
 
 def test_file_that_is_not_utf8_and_declares_no_encoding(run):
     result = check_b(run, b"# caf\xe9\nfrom app import a\n")
-    assert_undecided(result, "src/app/b.py:1", "is not UTF-8 (byte 0xe9) and declares no encoding; save it as UTF-8")
+    assert_undecided(
+        result,
+        "src/app/b.py:1",
+        "is not UTF-8 (byte 0xe9) and declares no encoding; save it as UTF-8",
+    )
 
 
 def test_bad_byte_after_the_first_two_lines_is_located(run):
@@ -83,7 +110,9 @@ def test_unknown_encoding_declaration(run):
 def test_file_with_a_coding_cookie_is_decoded(run):
     result = check_b(run, b"# -*- coding: latin-1 -*-\n# caf\xe9\nfrom app import a\n")
     assert result.code == 1
-    assert result.out.count("src/app/b.py:3: LY001 app.b imports app.a\n") == 2  # the direct and the graph contract
+    assert (
+        result.out.count("src/app/b.py:3: LY001 app.b imports app.a\n") == 2
+    )  # the direct and the graph contract
 
 
 def test_utf8_bom_is_read_like_python_reads_it(run):
@@ -115,7 +144,10 @@ def test_namespace_root_package(run):
     result = run(files)
     assert result.code == 1
     assert "src/app/b.py:1: LY001 app.b imports app.a\n" in result.out
-    assert "  src/app/b.py:1: LY002 app.b imports app.a\n    the chain:\n      src/app/sub/x.py:1: app.sub.x -> app.b\n" in result.out
+    assert (
+        "  src/app/b.py:1: LY002 app.b imports app.a\n    the chain:\n      src/app/sub/x.py:1: app.sub.x -> app.b\n"
+        in result.out
+    )
 
 
 def test_import_cycle_terminates_and_reports_the_chain(run):
@@ -130,12 +162,22 @@ def test_import_cycle_terminates_and_reports_the_chain(run):
     result = run(files)
     assert result.code == 1
     assert "  src/app/d.py:2: LY002 app.d imports app.a\n" in result.out
-    assert "      src/app/b.py:1: app.b -> app.c\n      src/app/c.py:2: app.c -> app.d\n      src/app/d.py:2: app.d -> app.a\n" in result.out
+    assert (
+        "      src/app/b.py:1: app.b -> app.c\n      src/app/c.py:2: app.c -> app.d\n      src/app/d.py:2: app.d -> app.a\n"
+        in result.out
+    )
 
 
 def test_symlinked_directory_leading_outside_the_package_is_part_of_it(run, project):
-    files = {**BASE, "src/app/b.py": "import json\n", "vendor/ext/__init__.py": "", "vendor/ext/mod.py": "from app import a\n",
-             "contracts.toml": HEADER + forbidden("app.ext", "app.a", indirect=True, id="direct") + forbidden("app.ext", "app.a", id="graph")}
+    files = {
+        **BASE,
+        "src/app/b.py": "import json\n",
+        "vendor/ext/__init__.py": "",
+        "vendor/ext/mod.py": "from app import a\n",
+        "contracts.toml": HEADER
+        + forbidden("app.ext", "app.a", indirect=True, id="direct")
+        + forbidden("app.ext", "app.a", id="graph"),
+    }
     project.write({k: v for k, v in files.items()})
     os.symlink(project.root / "vendor" / "ext", project.root / "src" / "app" / "ext")
     result = run({})
@@ -145,7 +187,13 @@ def test_symlinked_directory_leading_outside_the_package_is_part_of_it(run, proj
 
 
 def test_symlink_loops_terminate(run, project):
-    files = {**BASE, "src/app/b.py": "from app import a\n", "src/app/sub/__init__.py": "", "src/app/sub/x.py": "", "contracts.toml": BOTH}
+    files = {
+        **BASE,
+        "src/app/b.py": "from app import a\n",
+        "src/app/sub/__init__.py": "",
+        "src/app/sub/x.py": "",
+        "contracts.toml": BOTH,
+    }
     project.write(files)
     app = project.root / "src" / "app"
     os.symlink(".", app / "self_loop")
@@ -161,8 +209,14 @@ def test_symlink_loops_terminate(run, project):
 
 
 def test_symlink_back_into_the_package_is_not_a_second_copy(run, project):
-    files = {**BASE, "src/app/b.py": "", "src/app/real/__init__.py": "", "src/app/real/x.py": "from app import a\n",
-             "contracts.toml": HEADER + '\n[[contracts]]\ntype = "leaf"\nmodules = ["app.**"]\nwithin = ["app.a"]\n'}
+    files = {
+        **BASE,
+        "src/app/b.py": "",
+        "src/app/real/__init__.py": "",
+        "src/app/real/x.py": "from app import a\n",
+        "contracts.toml": HEADER
+        + '\n[[contracts]]\ntype = "leaf"\nmodules = ["app.**"]\nwithin = ["app.a"]\n',
+    }
     project.write(files)
     os.symlink("real", project.root / "src" / "app" / "alias")
     result = run({})
@@ -174,21 +228,34 @@ def test_symlink_back_into_the_package_is_not_a_second_copy(run, project):
 def test_directory_of_modules_without_init_inside_a_package_is_read_as_python_imports_it(run):
     # Python imports app.orphan.x from a directory without __init__.py (a namespace package
     # inside the regular package app); grimp's walk would leave it out.
-    files = {**BASE, "src/app/b.py": "", "src/app/orphan/x.py": "from app import a\n", "src/app/data/d.txt": "",
-             "contracts.toml": HEADER + '\n[[contracts]]\ntype = "leaf"\nmodules = ["app.orphan.x"]\nwithin = ["app"]\n'}
+    files = {
+        **BASE,
+        "src/app/b.py": "",
+        "src/app/orphan/x.py": "from app import a\n",
+        "src/app/data/d.txt": "",
+        "contracts.toml": HEADER
+        + '\n[[contracts]]\ntype = "leaf"\nmodules = ["app.orphan.x"]\nwithin = ["app"]\n',
+    }
     result = run(files)
     assert result.code == 1
     assert "src/app/orphan/x.py:1: LY003 app.orphan.x imports app.a" in result.out
 
 
 def test_very_long_file_stays_fast(run):
-    lines = [f"from app import a as a{i}" if i % 1000 == 0 else f"x{i} = {i}" for i in range(200_000)]
+    lines = [
+        f"from app import a as a{i}" if i % 1000 == 0 else f"x{i} = {i}" for i in range(200_000)
+    ]
     started = time.monotonic()
     result = check_b(run, "\n".join(lines) + "\n")
     elapsed = time.monotonic() - started
     assert result.code == 1
-    assert result.out.count("LY001 app.b imports app.a\n") == 200  # each statement of the direct contract
-    assert "  src/app/b.py:1: LY001 app.b imports app.a (200 statements, lines 1, 1001, 2001, 3001, 4001 and 195 more)\n" in result.out
+    assert (
+        result.out.count("LY001 app.b imports app.a\n") == 200
+    )  # each statement of the direct contract
+    assert (
+        "  src/app/b.py:1: LY001 app.b imports app.a (200 statements, lines 1, 1001, 2001, 3001, 4001 and 195 more)\n"
+        in result.out
+    )
     assert "src/app/b.py:199001: LY001" in result.out
     assert elapsed < 30, f"200k lines took {elapsed:.1f}s"
 
@@ -215,7 +282,7 @@ def test_huge_expression_is_an_error_not_a_crash(run):
         assert "src/app/b.py:1: LY001 app.b imports app.a" in result.out
 
 
-NEW_SYNTAX = "type Alias = int\nfrom app import a\nx = f\"{f'{f\"{1}\"}'}\"\n"
+NEW_SYNTAX = 'type Alias = int\nfrom app import a\nx = f"{f\'{f"{1}"}\'}"\n'
 
 
 def test_python_312_syntax_is_parsed_when_this_python_can(run):
@@ -256,7 +323,8 @@ DOTTED = {
     "src/app/sub/__init__.py": "",
     "src/app/sub/x.py": "import json\n",
     "src/app/sub/y.py": "import app.sub.x\n",
-    "contracts.toml": 'root_packages = ["app.sub"]\nsource_roots = ["src"]\n' + forbidden("app.sub.y", "app.sub.x"),
+    "contracts.toml": 'root_packages = ["app.sub"]\nsource_roots = ["src"]\n'
+    + forbidden("app.sub.y", "app.sub.x"),
 }
 
 
@@ -265,7 +333,10 @@ def test_dotted_root_inside_a_regular_package_is_refused_without_running_it(run)
     result = run(DOTTED)
     assert "APP INIT RAN" not in result.both
     assert result.code == 2
-    assert "src/app/__init__.py:1: LY040 root package 'app.sub' lies inside the regular package 'app'" in result.out
+    assert (
+        "src/app/__init__.py:1: LY040 root package 'app.sub' lies inside the regular package 'app'"
+        in result.out
+    )
     assert "name 'app' in root_packages instead" in result.out
 
 
