@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import contextlib
 import gc
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from layering.domain.version import VERSION
-
-FORMATS = ("text", "json", "github", "sarif")
-AUDIT_FORMATS = ("text", "table", "json")
-
+from layering.reporting import formats
 
 EPILOG = """\
 exit codes:
@@ -102,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=formats.names("check"),
         default="text",
         help="report format: text for people, json (schema: layering/schema/report-v2.json), "
         "github (Actions annotations), sarif (SARIF 2.1.0 for code scanning); default: text",
@@ -171,7 +170,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     audit.add_argument(
         "--format",
-        choices=AUDIT_FORMATS,
+        choices=formats.names("audit"),
         default="text",
         help="text, a short table per contract, or json; default: text",
     )
@@ -239,7 +238,7 @@ def _parser() -> argparse.ArgumentParser:
         help="list the N shortest chains (or all of them); default 10",
     )
     explain.add_argument(
-        "--format", choices=("text", "json"), default="text", help="text (default) or json"
+        "--format", choices=formats.names("explain"), default="text", help="text (default) or json"
     )
     explain.add_argument(
         "--no-cache",
@@ -322,10 +321,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments.command not in commands:
         parser.print_help()
         return 2
-    from layering.domain.errors import Terminated
+    from layering.domain.errors import ConfigError, Terminated
 
     try:
         return commands[arguments.command](arguments)
+    except ConfigError as error:
+        _write_error(arguments.command, getattr(arguments, "format", "text"), error)
+        return 2
     except BrokenPipeError:
         _discard_output()
         return 1
@@ -345,7 +347,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _check(arguments: argparse.Namespace) -> int:
     from layering.commands.check import ProbeSelection, check_settings
-    from layering.domain.errors import ConfigError
     from layering.engine.config import locate_settings
 
     selection = ProbeSelection.ALL
@@ -357,7 +358,7 @@ def _check(arguments: argparse.Namespace) -> int:
         return _usage_error("--jobs takes a number of 1 or more")
     progress = ProgressLine() if _progress_allowed() else None
     disagreements: list[str] = []
-    try:
+    with _erased(progress):
         settings = locate_settings(_config(arguments))
         if arguments.verify_cache:
             from layering.commands.verify_cache import verify_cache
@@ -377,15 +378,8 @@ def _check(arguments: argparse.Namespace) -> int:
                 python=arguments.python,
                 kept=_LEFT_AT_EXIT,
             )
-    except ConfigError as error:
-        if progress:
-            progress.erase()
-        _write_error(arguments.format, error)
-        return 2
-    if progress:
-        progress.erase()
     if arguments.format in ("text", "json", "sarif"):  # github shows them as annotations
-        sys.stderr.write(_renderer("text").warning_lines(report))
+        sys.stderr.write(_text().warning_lines(report))
     _out(_render(arguments.format, report))
     for disagreement in disagreements:
         sys.stderr.write(f"layering: error: cache entry disagrees: {disagreement}\n")
@@ -400,17 +394,12 @@ def _check(arguments: argparse.Namespace) -> int:
 def _prune(arguments: argparse.Namespace) -> int:
     from layering.commands.check import ProbeSelection
     from layering.commands.prune import prune
-    from layering.domain.errors import ConfigError
     from layering.engine.config import locate_settings
 
     selection = ProbeSelection.STATIC if arguments.no_probe else ProbeSelection.ALL
-    try:
-        settings = locate_settings(_config(arguments))
-        removed, skipped = prune(settings, selection, jobs=arguments.jobs)
-    except ConfigError as error:
-        _write_error("text", error)
-        return 2
-    shown = _renderer("text").relative_path(settings.path)
+    settings = locate_settings(_config(arguments))
+    removed, skipped = prune(settings, selection, jobs=arguments.jobs)
+    shown = _text().relative_path(settings.path)
     for removal in removed:
         where = (
             f"{removal.entry.option}[{removal.entry.index}]"
@@ -435,7 +424,6 @@ def _baseline(arguments: argparse.Namespace) -> int:
 
     from layering.commands.baseline import baseline
     from layering.commands.check import ProbeSelection
-    from layering.domain.errors import ConfigError
     from layering.engine.config import locate_settings
     from layering.reporting.baseline import render
 
@@ -449,23 +437,19 @@ def _baseline(arguments: argparse.Namespace) -> int:
     if "\n" in comment or "\r" in comment:
         return _usage_error("--comment takes one line of text")
     selection = ProbeSelection.STATIC if arguments.no_probe else ProbeSelection.ALL
-    try:
-        settings = locate_settings(_config(arguments))
-        outcome = baseline(
-            settings,
-            comment,
-            arguments.contract,
-            selection,
-            jobs=arguments.jobs,
-            dry_run=arguments.dry_run,
-        )
-    except ConfigError as error:
-        _write_error("text", error)
-        return 2
+    settings = locate_settings(_config(arguments))
+    outcome = baseline(
+        settings,
+        comment,
+        arguments.contract,
+        selection,
+        jobs=arguments.jobs,
+        dry_run=arguments.dry_run,
+    )
     _out(
         render(
             outcome,
-            _renderer("text").relative_path(settings.path),
+            _text().relative_path(settings.path),
             settings.file_format,
             arguments.dry_run,
         )
@@ -475,40 +459,27 @@ def _baseline(arguments: argparse.Namespace) -> int:
 
 def _explain(arguments: argparse.Namespace) -> int:
     from layering.commands.explain import explain
-    from layering.domain.errors import ConfigError
     from layering.engine.config import locate_settings
-    from layering.reporting.explain import render_json, render_text
 
-    try:
-        settings = locate_settings(arguments.config)
-        explanation = explain(
-            settings,
-            arguments.importer,
-            arguments.imported,
-            arguments.chains,
-            use_cache=not arguments.no_cache,
-        )
-    except ConfigError as error:
-        _write_error(arguments.format, error)
-        return 2
-    _out(render_json(explanation) if arguments.format == "json" else render_text(explanation))
+    settings = locate_settings(arguments.config)
+    explanation = explain(
+        settings,
+        arguments.importer,
+        arguments.imported,
+        arguments.chains,
+        use_cache=not arguments.no_cache,
+    )
+    _out(formats.renderer("explain", arguments.format)(explanation))
     return 0 if explanation.imports else 1
 
 
 def _migrate(arguments: argparse.Namespace) -> int:
     from layering.commands.migrate import migrate
-    from layering.domain.errors import ConfigError
     from layering.engine.config import locate_settings
 
-    try:
-        settings = locate_settings(_config(arguments))
-        migration = migrate(
-            settings, arguments.to, force=arguments.force, dry_run=arguments.dry_run
-        )
-    except ConfigError as error:
-        _write_error("text", error)
-        return 2
-    relative = _renderer("text").relative_path
+    settings = locate_settings(_config(arguments))
+    migration = migrate(settings, arguments.to, force=arguments.force, dry_run=arguments.dry_run)
+    relative = _text().relative_path
     if arguments.dry_run:
         _out(migration.text)
     else:
@@ -523,32 +494,22 @@ def _migrate(arguments: argparse.Namespace) -> int:
 
 def _audit(arguments: argparse.Namespace) -> int:
     from layering.commands.audit import audit
-    from layering.domain.errors import ConfigError
     from layering.engine.config import locate_settings
-    from layering.reporting.audit import RENDERERS
 
     if arguments.jobs is not None and arguments.jobs < 1:
         return _usage_error("--jobs takes a number of 1 or more")
     progress = ProgressLine() if _progress_allowed() else None
-    try:
+    with _erased(progress):
         report = audit(
             locate_settings(_config(arguments)),
             arguments.contract,
             jobs=arguments.jobs,
             progress=progress,
         )
-    except ConfigError as error:
-        if progress:
-            progress.erase()
-        _write_error("json" if arguments.format == "json" else "text", error)
-        return 2
-    if progress:
-        progress.erase()
-    _out(RENDERERS[arguments.format](report))
+    _out(formats.renderer("audit", arguments.format)(report))
     return report.exit_code
 
 
-GRAPH_FORMATS = ("mermaid", "dot", "json")
 GRAPH_EPILOG = """\
 The depth counts name components: at --depth 2, django.db.models.base is drawn as django.db;
 a module with fewer components is drawn as itself. An edge's label is the number of
@@ -589,7 +550,7 @@ def _graph_parser(commands) -> None:
     )
     graph.add_argument(
         "--format",
-        choices=GRAPH_FORMATS,
+        choices=formats.names("graph"),
         default="mermaid",
         help="mermaid (GitHub renders it), dot (graphviz) or json; default: mermaid",
     )
@@ -614,26 +575,19 @@ def _depth(value: str) -> int:
 
 def _graph(arguments: argparse.Namespace) -> int:
     from layering.commands.graph import draw_graph
-    from layering.domain.errors import ConfigError
     from layering.engine.config import locate_settings
     from layering.reporting import graph_formats
 
-    try:
-        run = draw_graph(
-            locate_settings(arguments.config),
-            arguments.package,
-            arguments.depth,
-            contracts=not arguments.no_contracts,
-            use_cache=not arguments.no_cache,
-        )
-    except ConfigError as error:
-        if arguments.format == "json":
-            _out(graph_formats.render_json_error(error))
-        sys.stderr.write(_renderer("text").render_error(error))
-        return 2
-    text = graph_formats.render(arguments.format, run.graph, run.exit_code)
+    run = draw_graph(
+        locate_settings(arguments.config),
+        arguments.package,
+        arguments.depth,
+        contracts=not arguments.no_contracts,
+        use_cache=not arguments.no_cache,
+    )
+    text = formats.renderer("graph", arguments.format)(run.graph, run.exit_code)
     if run.report is not None:
-        sys.stderr.write(_renderer("text").warning_lines(run.report))
+        sys.stderr.write(_text().warning_lines(run.report))
         sys.stderr.write(
             "".join(f"layering: error: {line}\n" for line in graph_formats.error_lines(run.report))
         )
@@ -654,28 +608,38 @@ def _colour() -> bool:
     )
 
 
-def _renderer(format: str):
-    """The reporting module of one format, imported alone: a text run pays for no JSON."""
-    import importlib
+def _text() -> Any:
+    """The text reporting module: warnings, errors and paths as a person reads them."""
+    from layering.reporting import text
 
-    return importlib.import_module(f"layering.reporting.{format}")
+    return text
 
 
-def _render(format: str, report) -> str:
+def _render(format: str, report: Any) -> str:
     if format == "text":
-        return _renderer("text").render(report, colour=_colour())
-    return _renderer(format).render(report)
+        return formats.renderer("check", "text")(report, colour=_colour())
+    return formats.renderer("check", format)(report)
 
 
-def _write_error(format: str, error) -> None:
-    """Configuration errors in the chosen format: machine formats on stdout, text on stderr."""
-    text = _renderer("text").render_error(error)
-    if format == "text":
-        sys.stderr.write(text)
-        return
-    _out(_renderer(format).render_error(error))
-    if format != "github":  # json and SARIF usually go to a file: the job log shows the error too
-        sys.stderr.write(text)
+def _write_error(command: str, format: str, error: Any) -> None:
+    """A configuration error, said once for every command: in a machine format on standard
+    output where the format has one (where the report would have been), and as text on standard
+    error (but for GitHub's annotations, which the job log shows already)."""
+    render_error = formats.error_renderer(command, format)
+    if render_error is not None:
+        _out(render_error(error))
+    if render_error is None or formats.errors_also_on_stderr(command, format):
+        sys.stderr.write(_text().render_error(error))
+
+
+@contextlib.contextmanager
+def _erased(progress: ProgressLine | None) -> Iterator[None]:
+    """The progress line erased once the work it shows ends, however it ends."""
+    try:
+        yield
+    finally:
+        if progress:
+            progress.erase()
 
 
 def _progress_allowed() -> bool:

@@ -192,7 +192,7 @@ def pytest_collection_modifyitems(
     if state is None:
         return
     for item in items:
-        if isinstance(item, ContractItem) and not item.is_probe:
+        if isinstance(item, ContractItem) and not item.runs_code:
             state.static_keys.setdefault(item.path, set()).add(item.key)
 
 
@@ -246,16 +246,17 @@ class ContractsFile(pytest.File):
             evidence = Evidence(settings)
             contracts, _ = load_contracts(settings, evidence, (), ProbeSelection.ALL)
             if state.no_probe:
-                contracts = [c for c in contracts if c.type_name != "probe"]
+                contracts = [c for c in contracts if not c.runs_code]
             nodes = []
             for contract in contracts:
                 common = dict(
                     key=contract.key,
                     contract_name=contract.name,
                     type_name=contract.type_name,
+                    runs_code=contract.runs_code,
                     line=contract.spec.line,
                 )
-                if contract.type_name == "probe" and not contract.expects_broken:
+                if contract.runs_code and not contract.expects_broken:
                     nodes.append(
                         ProbeContractNode.from_parent(
                             self,
@@ -288,21 +289,26 @@ class ContractsFile(pytest.File):
 
 class _LayeringItem(pytest.Item):
     def __init__(
-        self, *, key: str, contract_name: str, type_name: str, line: int, **kwargs: Any
+        self,
+        *,
+        key: str,
+        contract_name: str,
+        type_name: str,
+        runs_code: bool,
+        line: int,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.key = key
         self.contract_name = contract_name
         self.type_name = type_name
+        self.runs_code = runs_code
+        """Decided by running code (a probe contract's items), not from the source."""
         self.line = line
-
-    @property
-    def is_probe(self) -> bool:
-        return self.type_name == "probe"
 
     def contract_result(self) -> ContractResult:
         state = _state(self.config)
-        if self.is_probe:
+        if self.runs_code:
             return state.probe_result(self.path, self.key)
         return state.static_result(self.path, self.key)
 
@@ -350,6 +356,7 @@ class ProbeContractNode(pytest.Collector):
         key: str,
         contract_name: str,
         type_name: str,
+        runs_code: bool,
         line: int,
         modules: tuple[str, ...],
         controls: tuple[str, ...],
@@ -358,7 +365,13 @@ class ProbeContractNode(pytest.Collector):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.common = dict(key=key, contract_name=contract_name, type_name=type_name, line=line)
+        self.common = dict(
+            key=key,
+            contract_name=contract_name,
+            type_name=type_name,
+            runs_code=runs_code,
+            line=line,
+        )
         self.modules = modules
         self.controls = controls
         self.expect_loaded = expect_loaded

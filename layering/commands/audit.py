@@ -43,7 +43,7 @@ def audit(
 
     evidence = Evidence(settings)
     selected, _ = load_contracts(settings, evidence, contract_ids)
-    contracts: list[ProbeContract] = [c for c in selected if c.type_name == "probe"]  # type: ignore[misc]
+    contracts: list[ProbeContract] = [c for c in selected if c.runs_code]  # type: ignore[misc]
     if not contracts:
         named = f" among {', '.join(repr(i) for i in contract_ids)}" if contract_ids else ""
         raise ConfigError(

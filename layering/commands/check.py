@@ -221,9 +221,9 @@ def select(
             )
         contracts = [c for c in contracts if c.key in ids or c.name in ids]
     if probes is ProbeSelection.STATIC:
-        contracts = [c for c in contracts if c.type_name != "probe"]
+        contracts = [c for c in contracts if not c.runs_code]
     elif probes is ProbeSelection.PROBES:
-        contracts = [c for c in contracts if c.type_name == "probe"]
+        contracts = [c for c in contracts if c.runs_code]
     return contracts
 
 
@@ -273,9 +273,9 @@ def check_settings(
         evidence.listed_chains = chains
         contracts, skipped = load_contracts(settings, evidence, contract_ids, probes)
         if python is not None:
-            _run_probes_in(python, [c for c in contracts if c.type_name == "probe"], settings)
+            _run_probes_in(python, [c for c in contracts if c.runs_code], settings)
 
-        static = [c for c in contracts if c.type_name != "probe"]
+        static = [c for c in contracts if not c.runs_code]
         if any(c.needs_graph for c in static):
             evidence.package_files  # noqa: B018 - the graph and the result cache walk the whole package: walk it once, first
         reaches = [c.graph_reach(evidence) for c in static if c.needs_graph]
@@ -291,9 +291,9 @@ def check_settings(
             static, evidence, settings, use_cache and cache_results, chains
         )
         results = dict(
-            zip((i for i, c in enumerate(contracts) if c.type_name != "probe"), static_results)
+            zip((i for i, c in enumerate(contracts) if not c.runs_code), static_results)
         )
-        probe_contracts = [c for c in contracts if c.type_name == "probe"]
+        probe_contracts = [c for c in contracts if c.runs_code]
         if probe_contracts:
             results.update(_run_probes(contracts, probe_contracts, evidence, jobs, progress))
             warnings.extend(w for c in probe_contracts for w in c.warnings(evidence, None))
@@ -301,8 +301,8 @@ def check_settings(
             config_path=settings.path,
             results=tuple(results[i] for i in range(len(contracts))),
             warnings=settings.notes + tuple(evidence.tree_warnings()) + tuple(warnings),
-            skipped_probes=sum(1 for c in skipped if c.type_name == "probe"),
-            skipped_static=sum(1 for c in skipped if c.type_name != "probe"),
+            skipped_probes=sum(1 for c in skipped if c.runs_code),
+            skipped_static=sum(1 for c in skipped if not c.runs_code),
         )
 
 
@@ -394,6 +394,6 @@ def _run_probes(contracts, probe_contracts, evidence, jobs, progress) -> dict[in
     outcomes = dict(zip(requests, run_probes(requests, jobs=jobs, progress=progress)))
     results = {}
     for position, contract in enumerate(contracts):
-        if contract.type_name == "probe":
+        if contract.runs_code:
             results[position] = contract.judge(evidence, outcomes)
     return results

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from layering.commands.check import ProbeSelection, check_settings
+from layering.contracts import CONTRACT_TYPES, contract_class
 from layering.domain.errors import ConfigError, Problem, SourceUnreadable, did_you_mean
 from layering.domain.loads import PARENT_PACKAGE
 from layering.domain.package_graph import PackageGraph, Pair, components, squash
@@ -146,9 +147,19 @@ def _depth(settings: Settings, drawn: tuple[str, ...], depth: int | None) -> int
 def _check(settings: Settings, use_cache: bool) -> RunReport | None:
     """The static contracts decided as `layering check --no-probe` decides them; None when the
     configuration has none (probe contracts run code, which a drawing does not)."""
-    if all(spec.options.get("type") == "probe" for spec in settings.contracts):
+    if all(_runs_code(spec.options.get("type")) for spec in settings.contracts):
         return None
     return check_settings(settings, (), ProbeSelection.STATIC, use_cache=use_cache)
+
+
+def _runs_code(type_name: object) -> bool:
+    """Whether a contract of `type_name` is decided by running code (an unknown type is not:
+    `check` says what is wrong with it)."""
+    return (
+        isinstance(type_name, str)
+        and type_name in CONTRACT_TYPES
+        and contract_class(type_name).runs_code
+    )
 
 
 def _broken_imports(report: RunReport, evidence: Evidence) -> dict[Pair, set[str]]:

@@ -276,6 +276,11 @@ class Contract:
         """The id that `--contract` and test node ids use: the `id`, else the name."""
         return self.contract_id or self.name
 
+    runs_code: ClassVar[bool] = False
+    """Whether the contract is decided by running the project's code (a probe imports the
+    modules it names, in a child process) rather than from its source: such a contract's
+    requests run first, all at once (`requests`), and `judge` decides it from their outcomes."""
+
     needs_graph: ClassVar[bool] = False
     """Whether checking needs the whole module graph (chains), not only some files' imports."""
 

@@ -166,6 +166,7 @@ class ProbeContract(Contract):
     """
 
     type_name = "probe"
+    runs_code = True
     baseline_option = "expect_loaded"
     options = {
         "modules": option("patterns", "modules to import", required=True),

@@ -52,8 +52,9 @@ def _mermaid_text(text: str) -> str:
     return '"' + "".join(codes.get(c, c) for c in _one_line(text)) + '"'
 
 
-def render_mermaid(graph: PackageGraph) -> str:
-    """A `flowchart LR`; nodes get ids n0, n1... (dotted names are labels, never ids)."""
+def render_mermaid(graph: PackageGraph, exit_code: int = 0) -> str:
+    """A `flowchart LR`; nodes get ids n0, n1... (dotted names are labels, never ids). The
+    exit code is for JSON (every format takes it: `reporting.formats`)."""
     ids = {node.name: f"n{position}" for position, node in enumerate(graph.nodes)}
     lines = [
         "flowchart LR",
@@ -87,7 +88,8 @@ def _dot_text(text: str) -> str:
     return '"' + _one_line(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def render_dot(graph: PackageGraph) -> str:
+def render_dot(graph: PackageGraph, exit_code: int = 0) -> str:
+    """A Graphviz digraph (the exit code is for JSON, as for Mermaid)."""
     lines = [
         f"digraph {_dot_text('layering graph: ' + _title(graph))} {{",
         "  // Edge label: the module-to-module imports it stands for. Red: an edge that carries an import",
@@ -169,12 +171,6 @@ def render_json_error(error: ConfigError) -> str:
         "errors": errors,
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
-def render(format: str, graph: PackageGraph, exit_code: int) -> str:
-    if format == "json":
-        return render_json(graph, exit_code)
-    return render_dot(graph) if format == "dot" else render_mermaid(graph)
 
 
 def notes(graph: PackageGraph, format: str, text: str) -> list[str]:
