@@ -469,6 +469,7 @@ def _explain(arguments: argparse.Namespace) -> int:
         arguments.chains,
         use_cache=not arguments.no_cache,
     )
+    sys.stderr.write(_text().warnings_text(explanation.warnings))
     _out(formats.renderer("explain", arguments.format)(explanation))
     return 0 if explanation.imports else 1
 
@@ -586,8 +587,8 @@ def _graph(arguments: argparse.Namespace) -> int:
         use_cache=not arguments.no_cache,
     )
     text = formats.renderer("graph", arguments.format)(run.graph, run.exit_code)
+    sys.stderr.write(_text().warnings_text(run.warnings))
     if run.report is not None:
-        sys.stderr.write(_text().warning_lines(run.report))
         sys.stderr.write(
             "".join(f"layering: error: {line}\n" for line in graph_formats.error_lines(run.report))
         )

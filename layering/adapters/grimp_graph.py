@@ -35,21 +35,7 @@ if TYPE_CHECKING:
     from layering.adapters.cache_builder import CacheBuilder
     from layering.adapters.grimp_scan import ModuleReading
 
-_warned: set[str] = set()
-
 RUST_STACK_BYTES = 256 * 1024 * 1024
-
-
-def warn_once(message: str) -> None:
-    """Write `layering: warning: <message>` to stderr, once per message per process."""
-    if message in _warned:
-        return
-    _warned.add(message)
-    try:
-        sys.stderr.write(f"layering: warning: {message}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):  # stderr closed: the warning is not worth a crash
-        pass
 
 
 def build_graph(
@@ -63,6 +49,7 @@ def build_graph(
     starts: set[str] | None = None,
     also: set[str] | frozenset[str] = frozenset(),
     readings: dict[str, ModuleReading] | None = None,
+    warnings: list[str] | None = None,
 ) -> Any:
     """grimp's ImportGraph of the root packages, with external packages squashed in if asked.
 
@@ -71,22 +58,24 @@ def build_graph(
     read of each module (left empty the public way); where grimp's internals are not as
     expected, or without `files`, it builds the graph its public way, with the source roots
     first on `sys.path` so that a checkout is read from source even when another copy of the
-    package is installed.
+    package is installed. What the run should say about the cache (it could not be used, it was
+    damaged and rebuilt) is added to `warnings`: the front door says it.
     """
+    said: list[str] = warnings if warnings is not None else []
     # grimp parses on Rust threads with 2 MiB stacks, which a long chain like `1+1+...+1`
     # (tens of thousands of terms) overflows: a segfault, not an error. Reserve more (address
     # space only); read when grimp first starts its threads, so it must be set before that.
     os.environ.setdefault("RUST_MIN_STACK", str(RUST_STACK_BYTES))
     _refuse_regular_parents(root_packages, source_roots)
     if cache_dir is not None:
-        cache_dir = _usable_cache_dir(cache_dir)
+        cache_dir = _usable_cache_dir(cache_dir, said)
 
     def build(cache: str | None) -> Any:
         if files is not None:
             from layering.adapters.grimp_scan import GrimpInternalsChanged, scan_graph
 
             try:
-                with _grimp_reading(files, cache_dir), _cache_warnings(cache):
+                with _grimp_reading(files, cache_dir), _cache_warnings(cache, said):
                     return scan_graph(
                         files,
                         exclude_type_checking_imports,
@@ -96,7 +85,7 @@ def build_graph(
                         starts,
                         also,
                         readings,
-                        lambda: _say_corrupt(cache),
+                        lambda: _say_corrupt(cache, said),
                     )
             except GrimpInternalsChanged:
                 pass
@@ -107,6 +96,7 @@ def build_graph(
             include_external_packages,
             cache,
             cache_dir,
+            said,
         )
 
     if cache_dir is None:
@@ -117,7 +107,7 @@ def build_graph(
         raise
     except Exception as error:  # noqa: BLE001 - any failure with a cache is retried without it
         reason = _short(error)
-    warn_once(
+    said.append(
         f"the import graph cache in {_shown(cache_dir)} could not be used ({reason}); rebuilt it"
     )
     if _discard_cache_files(cache_dir, root_packages):
@@ -173,6 +163,7 @@ def _build(
     include_external_packages: bool,
     cache_dir: str | None,
     configured_cache: str | None,
+    said: list[str],
 ) -> Any:
     import grimp
 
@@ -180,7 +171,11 @@ def _build(
     sys.path[:0] = [root for root in source_roots if root not in sys.path[: len(source_roots)]]
     shadowing = {name: sys.modules.pop(name) for name in root_packages if name in sys.modules}
     try:
-        with _loop_safe_walk(), _cache_warnings(cache_dir), _grimp_reading(None, configured_cache):
+        with (
+            _loop_safe_walk(),
+            _cache_warnings(cache_dir, said),
+            _grimp_reading(None, configured_cache),
+        ):
             return grimp.build_graph(
                 *root_packages,
                 include_external_packages=include_external_packages,
@@ -341,7 +336,7 @@ def _shown(path: str) -> str:
 # --------------------------------------------------------------------------- the cache
 
 
-def _usable_cache_dir(cache_dir: str) -> str | None:
+def _usable_cache_dir(cache_dir: str, said: list[str]) -> str | None:
     """`cache_dir` (a directory of layering's inside the cache directory), created if need be;
     None (said once) when it cannot be created or written. A link in its place is removed, not
     followed: nothing is written outside the cache directory."""
@@ -355,7 +350,7 @@ def _usable_cache_dir(cache_dir: str) -> str | None:
             raise PermissionError("not writable")
     except OSError as error:
         reason = error.strerror or str(error)
-        warn_once(
+        said.append(
             f"cannot use the cache directory {_shown(cache_dir)} ({reason}); the import graph is built without a cache"
         )
         return None
@@ -393,7 +388,7 @@ class _CorruptCacheRecorder(logging.Handler):
 
 
 @contextlib.contextmanager
-def _cache_warnings(cache_dir: str | None) -> Iterator[None]:
+def _cache_warnings(cache_dir: str | None, said: list[str]) -> Iterator[None]:
     logger = logging.getLogger("grimp.adaptors.caching")
     recorder = _CorruptCacheRecorder()
     saved = logger.propagate
@@ -405,12 +400,12 @@ def _cache_warnings(cache_dir: str | None) -> Iterator[None]:
         logger.removeHandler(recorder)
         logger.propagate = saved
         if recorder.messages and cache_dir is not None:
-            _say_corrupt(cache_dir)
+            _say_corrupt(cache_dir, said)
 
 
-def _say_corrupt(cache_dir: str | None) -> None:
+def _say_corrupt(cache_dir: str | None, said: list[str]) -> None:
     if cache_dir is not None:
-        warn_once(
+        said.append(
             f"the import graph cache in {_shown(cache_dir)} was corrupt (ignored it and rebuilt it)"
         )
 

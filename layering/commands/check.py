@@ -300,7 +300,7 @@ def check_settings(
         return RunReport(
             config_path=settings.path,
             results=tuple(results[i] for i in range(len(contracts))),
-            warnings=settings.notes + tuple(evidence.tree_warnings()) + tuple(warnings),
+            warnings=settings.notes + tuple(evidence.warnings()) + tuple(warnings),
             skipped_probes=sum(1 for c in skipped if c.runs_code),
             skipped_static=sum(1 for c in skipped if not c.runs_code),
         )

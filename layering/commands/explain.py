@@ -42,7 +42,7 @@ def explain(
     result = report.results[0]
     if result.verdict is Verdict.ERROR:
         raise ConfigError([Problem(settings.path, 0, v.message) for v in result.violations])
-    return Explanation(importer, imported, result.chain_groups)
+    return Explanation(importer, imported, result.chain_groups, report.warnings)
 
 
 def _require_modules(settings: Settings, importer: str, imported: str) -> None:

@@ -27,6 +27,8 @@ class GraphRun:
 
     graph: PackageGraph
     report: RunReport | None
+    warnings: tuple[str, ...] = ()
+    """What reading the package for the drawing had to say, and the check's warnings."""
 
     @property
     def exit_code(self) -> int:
@@ -82,7 +84,8 @@ def draw_graph(
     graph = PackageGraph(
         package, settings.root_packages, depth, nodes, edges, broken_contracts, undrawn
     )
-    return GraphRun(graph, report)
+    said = tuple(evidence.warnings()) + (report.warnings if report is not None else ())
+    return GraphRun(graph, report, said)
 
 
 def _drawn_packages(

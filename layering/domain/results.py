@@ -195,6 +195,8 @@ class Explanation(NamedTuple):
     importer: str
     imported: str
     groups: tuple[ChainGroup, ...]
+    warnings: tuple[str, ...] = ()
+    """What the run had to say besides (its cache could not be used, two files claim a module)."""
 
     @property
     def imports(self) -> bool:

@@ -58,6 +58,8 @@ class Evidence:
         self._hops: dict[tuple[str, str], list[Hop]] = {}
         """The statements of each import a report shows: several groups may show one import."""
         self._name_uses: dict[str, tuple[ImportFact, ...]] = {}
+        self._graph_warnings: list[str] = []
+        """What building the graph had to say (its cache could not be used, was rebuilt)."""
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
         if self.settings.source_roots_given:
@@ -103,10 +105,14 @@ class Evidence:
         except PackageNotFound as missing:
             raise self._missing_root(missing) from None
 
-    def tree_warnings(self) -> list[str]:
-        """What the walk found Python reads otherwise than grimp would: two files that claim
-        one module, modules in a directory without `__init__.py` inside a regular package
-        (nothing when the package was not walked)."""
+    def warnings(self) -> list[str]:
+        """What reading the package had to say, each once: what the walk found Python reads
+        otherwise than grimp would, and what building the graph said of its cache."""
+        return list(dict.fromkeys(self._tree_warnings() + self._graph_warnings))
+
+    def _tree_warnings(self) -> list[str]:
+        """Two files that claim one module, modules in a directory without `__init__.py` inside
+        a regular package (nothing when the package was not walked)."""
         if "package_files" not in self.__dict__:
             return []
         files = self.package_files
@@ -507,6 +513,7 @@ class Evidence:
             starts=starts,
             also=also,
             readings=self.readings if self.use_cache else None,
+            warnings=self._graph_warnings,
         )
 
     @property

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 
 from layering.domain.errors import ConfigError
 from layering.domain.results import (
@@ -56,7 +57,12 @@ def render_result(result: ContractResult, colour: bool = False) -> list[str]:
 
 
 def warning_lines(report: RunReport) -> str:
-    return "".join(f"layering: warning: {warning}\n" for warning in report.warnings)
+    return warnings_text(report.warnings)
+
+
+def warnings_text(warnings: Iterable[str]) -> str:
+    """Each warning on a line of its own, once, in the order said."""
+    return "".join(f"layering: warning: {warning}\n" for warning in dict.fromkeys(warnings))
 
 
 def violation_lines(result: ContractResult) -> list[str]:
