@@ -103,7 +103,7 @@ def decide_with_cache(
             return cache.warnings
 
         builder = CacheBuilder(files, keep, store)
-        evidence.digests = builder
+        evidence.key_graph_by(builder)
         run = _CachedRun(contracts, evidence, settings, cache, {})
         try:
             results = run.decide_all()
@@ -113,7 +113,7 @@ def decide_with_cache(
         problems = builder.finish(run.verdicts(modules, results))
         return results, list(dict.fromkeys(problems + cache.warnings)), run.warnings
     states = cache.file_states(files)
-    evidence.digests = _Digests(states)
+    evidence.key_graph_by(_Digests(states))
     run = _CachedRun(contracts, evidence, settings, cache, states)
     entry = cache.load(key)
     if cache.modules_changed(modules):

@@ -16,6 +16,7 @@ from layering.domain.errors import ConfigError, Problem, did_you_mean
 from layering.domain.results import ContractResult, RunReport
 from layering.engine.config import Settings
 from layering.engine.evidence import Evidence
+from layering.engine.plan import RunPlan
 
 if TYPE_CHECKING:
     from layering.adapters.result_cache import OptionsRead
@@ -267,28 +268,20 @@ def check_settings(
     to leave need not free it object by object (homeassistant's layers and independence: 10 ms
     without the cache, 30 ms with it)."""
     with _collector_paused():
-        evidence = Evidence(settings, use_cache=use_cache)
+        evidence = Evidence(settings, RunPlan(keeps_cache=use_cache, listed_chains=chains))
         if kept is not None:
             kept.append(evidence)
-        evidence.listed_chains = chains
         contracts, skipped = load_contracts(settings, evidence, contract_ids, probes)
         if python is not None:
             _run_probes_in(python, [c for c in contracts if c.runs_code], settings)
 
         static = [c for c in contracts if not c.runs_code]
-        if any(c.needs_graph for c in static):
-            evidence.package_files  # noqa: B018 - the graph and the result cache walk the whole package: walk it once, first
-        reaches = [c.graph_reach(evidence) for c in static if c.needs_graph]
-        if reaches and all(reach is not None for reach in reaches):
-            evidence.graph_reach = (
-                set().union(*(r[0] for r in reaches)),
-                set().union(*(r[1] for r in reaches)),
-            )  # type: ignore[index]
-        evidence.include_external_packages = settings.include_external_packages or any(
-            c.needs_external_packages(evidence) for c in static if c.needs_graph
+        cache_unusable = _cache_usable(static, settings, use_cache)
+        evidence.follow(
+            _plan(static, evidence, settings, use_cache and not cache_unusable, chains)
         )
         static_results, warnings = _decide_static(
-            static, evidence, settings, use_cache and cache_results, chains
+            static, evidence, settings, use_cache and cache_results, chains, cache_unusable
         )
         results = dict(
             zip((i for i, c in enumerate(contracts) if not c.runs_code), static_results)
@@ -325,25 +318,61 @@ def _plural(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
+def _cache_usable(contracts: list[Contract], settings: Settings, use_cache: bool) -> str | None:
+    """Why the cache directory cannot be used (said as a warning; the run goes on without it),
+    None when it can or the run does not keep verdicts (no graph contract)."""
+    if not (use_cache and settings.cache_dir and any(c.needs_graph for c in contracts)):
+        return None
+    from layering.adapters import result_cache
+
+    return result_cache.prepare(settings.cache_dir)
+
+
+def _plan(
+    contracts: list[Contract],
+    evidence: Evidence,
+    settings: Settings,
+    keeps_cache: bool,
+    chains: int,
+) -> RunPlan:
+    """How the run reads the package for the static `contracts`: only what their sources reach
+    when every graph contract is about that, external packages where one needs them."""
+    graph_contracts = [c for c in contracts if c.needs_graph]
+    if graph_contracts:
+        evidence.walk()  # the graph and the result cache walk the whole package: walk it once, first
+    reaches = [c.graph_reach(evidence) for c in graph_contracts]
+    reach = None
+    if reaches and all(r is not None for r in reaches):
+        reach = (
+            frozenset().union(*(r[0] for r in reaches)),  # type: ignore[index]
+            frozenset().union(*(r[1] for r in reaches)),  # type: ignore[index]
+        )
+    externals = settings.include_external_packages or any(
+        c.needs_external_packages(evidence) for c in graph_contracts
+    )
+    return RunPlan(
+        keeps_cache=keeps_cache,
+        listed_chains=chains,
+        graph_reach=reach,
+        include_external_packages=externals,
+    )
+
+
 def _decide_static(
-    contracts: list[Contract], evidence: Evidence, settings: Settings, use_cache: bool, chains: int
+    contracts: list[Contract],
+    evidence: Evidence,
+    settings: Settings,
+    use_cache: bool,
+    chains: int,
+    cache_unusable: str | None,
 ) -> tuple[list[ContractResult], list[str]]:
     """Decide the static contracts: graph contracts from the cache when the package's imports
     are as they were (the lines shown in an edited file read again), the others afresh (they
     read only their own files, faster than the cache's bookkeeping)."""
     graph_contracts = [c for c in contracts if c.needs_graph]
-    if not (use_cache and settings.cache_dir and graph_contracts):
+    if cache_unusable or not (use_cache and settings.cache_dir and graph_contracts):
         decided = decide_each(contracts, evidence)
-        return [d.result for d in decided], [
-            w for said in warnings_of(contracts, evidence, decided) for w in said
-        ]
-    from layering.adapters import result_cache
-
-    unusable = result_cache.prepare(settings.cache_dir)
-    if unusable:
-        evidence.use_cache = False
-        decided = decide_each(contracts, evidence)
-        return [d.result for d in decided], [unusable] + [
+        return [d.result for d in decided], ([cache_unusable] if cache_unusable else []) + [
             w for said in warnings_of(contracts, evidence, decided) for w in said
         ]
     from layering.commands.cached_check import decide_with_cache

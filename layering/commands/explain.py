@@ -15,6 +15,7 @@ from layering.domain.patterns import is_within
 from layering.domain.results import Explanation, Verdict
 from layering.engine.config import ContractSpec, Settings
 from layering.engine.evidence import Evidence
+from layering.engine.plan import RunPlan
 
 
 def explain(
@@ -48,7 +49,7 @@ def explain(
 def _require_modules(settings: Settings, importer: str, imported: str) -> None:
     """Both must be modules: the importer of the package, the imported one of the package or
     an external package's top level; neither may contain the other."""
-    evidence = Evidence(settings, use_cache=False)
+    evidence = Evidence(settings, RunPlan(keeps_cache=False))
     modules = evidence.modules
     problems = []
     for role, module in (("IMPORTER", importer), ("IMPORTED", imported)):

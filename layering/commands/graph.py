@@ -19,6 +19,7 @@ from layering.domain.patterns import is_within
 from layering.domain.results import Hop, RunReport, Verdict
 from layering.engine.config import Settings
 from layering.engine.evidence import Evidence
+from layering.engine.plan import RunPlan
 
 
 @dataclass(frozen=True)
@@ -46,10 +47,8 @@ def draw_graph(
     below it), marked with the broken static contracts unless `contracts` is False."""
     if settings.problems:
         raise ConfigError(list(settings.problems))
-    evidence = Evidence(settings, use_cache=use_cache)
-    evidence.include_external_packages = (
-        True  # shown only where configured or a broken import reaches one
-    )
+    # External packages are in the graph, shown only where configured or a broken import reaches one.
+    evidence = Evidence(settings, RunPlan(keeps_cache=use_cache, include_external_packages=True))
     drawn = _drawn_packages(settings, evidence, package)
     depth = _depth(settings, drawn, depth)
     try:

@@ -25,6 +25,7 @@ from layering.domain.facts import ImportFact
 from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Hop
 from layering.engine.config import Settings
+from layering.engine.plan import DEFAULT_PLAN, RunPlan
 
 if TYPE_CHECKING:
     from layering.adapters.cache_builder import CacheBuilder
@@ -35,22 +36,15 @@ if TYPE_CHECKING:
 class Evidence:
     """What the source says, read lazily and at most once per run."""
 
-    def __init__(self, settings: Settings, use_cache: bool = True) -> None:
+    def __init__(self, settings: Settings, plan: RunPlan = DEFAULT_PLAN) -> None:
         self.settings = settings
-        self.use_cache = use_cache
+        self._plan = plan
+        self._planned = False
+        self._widened = False
+        self._digests: Mapping[str, str] | CacheBuilder | None = None
         self._facts: dict[str, tuple[ImportFact, ...]] = {}
         self._executed: dict[str, tuple[ImportFact, ...]] = {}
         self._paths: dict[str, str | None] = {}
-        self.include_external_packages = False
-        self.listed_chains = 0
-        """How many chains a report lists beyond one example per import of a cut: each listed
-        chain costs the reading of its files, so the run decides it, not the renderer."""
-        self.graph_reach: tuple[set[str], set[str]] | None = None
-        """(starts, also) when every graph contract of the run is about what some modules reach:
-        only those modules (and `also`, scanned alone) are scanned."""
-        self.digests: Mapping[str, str] | CacheBuilder | None = None
-        """Each module's content digest, when the run keeps a cache: the import cache is keyed
-        by it (the builder that computes them, when nothing is cached yet)."""
         self.readings: dict[str, ModuleReading] = {}
         """What grimp read of each module the graph was built from (once it is built, and only
         when the run keeps a cache: the result cache keys verdicts by it)."""
@@ -60,6 +54,39 @@ class Evidence:
         self._name_uses: dict[str, tuple[ImportFact, ...]] = {}
         self._graph_warnings: list[str] = []
         """What building the graph had to say (its cache could not be used, was rebuilt)."""
+
+    def follow(self, plan: RunPlan) -> None:
+        """Read the package by `plan` from now on: said once, when the run has chosen its
+        contracts and before anything reads the graph (the contracts' options are checked
+        against the package first, which reads no graph)."""
+        if self._planned or "graph" in self.__dict__:
+            raise RuntimeError("a run's plan is given once, before the graph is built")
+        self._plan = plan
+        self._planned = True
+
+    def key_graph_by(self, digests: Mapping[str, str] | CacheBuilder) -> None:
+        """Key what grimp reads of each file by its content digest (or, when nothing is cached
+        yet, hand the readings to the builder that computes them): said once by the cache,
+        before the graph is built."""
+        if self._digests is not None or "graph" in self.__dict__:
+            raise RuntimeError("the graph's digests are given once, before the graph is built")
+        self._digests = digests
+
+    @property
+    def use_cache(self) -> bool:
+        return self._plan.keeps_cache
+
+    @property
+    def listed_chains(self) -> int:
+        return self._plan.listed_chains
+
+    @property
+    def graph_reach(self) -> tuple[frozenset[str], frozenset[str]] | None:
+        return None if self._widened else self._plan.graph_reach
+
+    @property
+    def include_external_packages(self) -> bool:
+        return self._widened or self._plan.include_external_packages
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
         if self.settings.source_roots_given:
@@ -138,6 +165,10 @@ class Evidence:
                 "them out); add an __init__.py to make it a regular package"
             )
         return said
+
+    def walk(self) -> PackageFiles:
+        """Walk the package now (once: `package_files`)."""
+        return self.package_files
 
     @property
     def modules(self) -> frozenset[str]:
@@ -257,8 +288,7 @@ class Evidence:
         if found is not None:
             return found
         if "graph" not in self.__dict__:
-            self.include_external_packages = True
-            self.graph_reach = None
+            self._widened = True  # the whole graph, with external packages
         graph = self.graph
         return sorted(
             (imported, d["line_number"])
@@ -509,7 +539,7 @@ class Evidence:
             self.graph_cache_dir,
             self.include_external_packages,
             files=self.package_files,
-            digests=self.digests,
+            digests=self._digests,
             starts=starts,
             also=also,
             readings=self.readings if self.use_cache else None,

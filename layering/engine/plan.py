@@ -1,0 +1,26 @@
+"""A run's plan: what it decided once from the contracts it checks, before reading the package
+for them. The evidence is read by it and never told otherwise afterwards."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class RunPlan(NamedTuple):
+    """How the run reads the package: decided from the selected contracts and the options."""
+
+    keeps_cache: bool = True
+    """Whether the run reads and writes the cache (off with `--no-cache`, `cache_dir = false`,
+    or a cache directory that cannot be written)."""
+    listed_chains: int = 0
+    """How many chains a report lists beyond one example per import of a cut: each listed
+    chain costs the reading of its files, so the run decides it, not the renderer."""
+    graph_reach: tuple[frozenset[str], frozenset[str]] | None = None
+    """(starts, also) when every graph contract of the run is about what some modules reach:
+    only those modules (and `also`, scanned alone) are scanned; None: the whole package."""
+    include_external_packages: bool = False
+    """Whether the graph holds external packages (squashed to their top level)."""
+
+
+DEFAULT_PLAN = RunPlan()
+"""A run that keeps its cache and reads the whole package: until a run says more."""
