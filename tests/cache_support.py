@@ -112,7 +112,7 @@ elif phase == "read_again":
 
     grimp_scan.read_modules = read_again
 else:
-    from layering.commands import deciding
+    from layering.deciding import fresh as deciding
 
     decide = deciding.decide
 

@@ -34,7 +34,7 @@ CACHE_WRITERS = {
     # module's import signature, what each contract reaches, the verdicts as stored, the key of
     # the settings
     "layering/adapters/grimp_scan.py": re.compile(r"entries|signature|signature_of"),
-    "layering/commands/cached_check.py": re.compile(
+    "layering/deciding/cached.py": re.compile(
         r"store|_summarize|verdicts|signed|settings_digest"
     ),
 }
@@ -178,11 +178,11 @@ PHASES = [
             ("layering/adapters/import_cache.py", "load"),
         ],
     ),
-    ("deciding from the cache (reuse)", [("layering/commands/cached_check.py", "reuse")]),
+    ("deciding from the cache (reuse)", [("layering/deciding/cached.py", "reuse")]),
     ("scanning changed files alone", [("layering/adapters/grimp_scan.py", "read_modules")]),
     ("grimp scanning files (Rust)", [("layering/adapters/grimp_scan.py", "scan")]),
     ("assembling the graph", [("layering/adapters/grimp_scan.py", "_assemble")]),
-    ("deciding contracts", [("layering/commands/check.py", "_decide")]),
+    ("deciding contracts", [("layering/deciding/fresh.py", "decide")]),
     (
         "writing the caches",
         [

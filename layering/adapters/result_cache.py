@@ -27,7 +27,7 @@ import struct
 import sys
 import time
 from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from layering.adapters.package_files import RACY_NS, PackageFiles, stamp_of
 
@@ -481,6 +481,65 @@ class OptionsRead:
             write_atomically(self.path, json.dumps(known[: self.KEPT]).encode())
 
 
+class StoredVerdicts(NamedTuple):
+    """The verdicts of a set of contracts as the cache keeps them (`ResultCache.load`)."""
+
+    modules: str
+    """The digest of the module set they were decided on."""
+    depends: dict[str, str]
+    """Module -> the import signature of what grimp read of it, or `CONTENT` + the digest of
+    a file read whole (its names)."""
+    results: list[dict[str, Any]]
+    """Each contract's result (`serialization.result_to_data`)."""
+    warnings: list[list[str]]
+    """Each contract's warnings."""
+    reach: list[dict[str, Any] | None]
+    """What each contract's chains reach (`engine.reach.summarize`; None: not told)."""
+    graph: Any
+    """The graph's imports (`engine.reach.StoredImports`)."""
+    shown: dict[str, str]
+    """The digest of each file whose lines the results show, by the path they show it at."""
+
+
+class VerdictsToStore(TypedDict):
+    """The verdicts of a run, what they depend on besides the graph's readings, and the
+    modules whose files the run read, as the run hands them over to be signed and kept: plain
+    data (a builder process is handed them through a pipe)."""
+
+    modules: str
+    depends: dict[str, str]
+    content: list[str]
+    """The modules whose files the verdicts read whole (their names)."""
+    results: bytes
+    """The results, `encoded`."""
+    warnings: list[list[str]]
+    reach: list[dict[str, Any] | None]
+    graph: bytes | None
+    """The graph's imports the verdicts were reused on, `encoded` (None: this run's readings)."""
+    shown: list[str]
+    """The paths of the files whose lines the results show."""
+    stamps: dict[str, tuple[list | None, str | None]]
+    """The stamps of those files and of `content`, taken by the run (`PackageFiles.stamps`)."""
+
+
+class SignedVerdicts(TypedDict):
+    """A results file's entry (`ResultCache.store`): the verdicts with every dependence."""
+
+    modules: str
+    signed: bytes
+    """Each module's import signature, `encoded`."""
+    depends: dict[str, str]
+    results: bytes
+    warnings: list[list[str]]
+    reach: list[dict[str, Any] | None]
+    graph: bytes | None
+    shown: dict[str, str]
+
+
+CONTENT = "c:"
+"""A dependence on a file's whole content (its names are read), not only on its imports."""
+
+
 class ResultCache:
     """`<directory>/manifest.marshal` (the files' states) and `results-<key>.marshal` (verdicts of a
     set of contracts for a set of import signatures); every failure is a miss, said once."""
@@ -557,7 +616,9 @@ class ResultCache:
 
     # --- the verdicts ---------------------------------------------------------------------
 
-    def load(self, key: str) -> dict[str, Any] | None:
+    def load(self, key: str) -> StoredVerdicts | None:
+        """The verdicts kept under `key`, None where there are none (or they are damaged:
+        said once)."""
         data = self._read(f"results-{key}{RESULTS_SUFFIX}")
         if data is None:
             return None
@@ -588,18 +649,21 @@ class ResultCache:
         except (EOFError, ValueError, TypeError):
             self._damaged.append(f"results-{key}{RESULTS_SUFFIX}")
             return None
-        return {
-            **data,
-            "results": results,
-            "depends": {**signed, **data["depends"]},
-            "graph": graph,
-        }
+        return StoredVerdicts(
+            modules=data["modules"],
+            depends={**signed, **data["depends"]},
+            results=results,
+            warnings=data["warnings"],
+            reach=data["reach"],
+            graph=graph,
+            shown=data["shown"],
+        )
 
     def damaged(self, key: str) -> None:
         """The results under `key` could not be used: say so once, rebuild them."""
         self._damaged.append(f"results-{key}{RESULTS_SUFFIX}")
 
-    def store(self, key: str, entry: dict[str, Any]) -> None:
+    def store(self, key: str, entry: SignedVerdicts) -> None:
         """Keep the verdicts of a set of contracts (`results`, `encoded`; each contract's
         `warnings` and `reach`), what they depend on (`modules`; the import signatures, encoded,
         in `signed`, and what else in `depends`), the graph's imports (`graph`, encoded) and the

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from layering.adapters.package_files import is_single_module
-from layering.commands.deciding import decide_each, warnings_of
 from layering.contracts import CONTRACT_TYPES, contract_class, plugin_contract_class
+from layering.deciding.fresh import decide_each, warnings_of
 from layering.domain.errors import ConfigError, Problem, did_you_mean
 from layering.domain.results import ContractResult, RunReport
 from layering.engine.config import Settings
@@ -100,7 +100,7 @@ def _read_importlinter_options(
 def _options_record(settings: Settings) -> OptionsRead | None:
     """The record for this configuration file's bytes under the cache's settings digest."""
     from layering.adapters import result_cache
-    from layering.commands.cached_check import settings_digest
+    from layering.deciding.cached import settings_digest
 
     if not settings.cache_dir:
         return None
@@ -375,7 +375,7 @@ def _decide_static(
         return [d.result for d in decided], ([cache_unusable] if cache_unusable else []) + [
             w for said in warnings_of(contracts, evidence, decided) for w in said
         ]
-    from layering.commands.cached_check import decide_with_cache
+    from layering.deciding.cached import decide_with_cache
 
     cached, cache_warnings, graph_warnings = decide_with_cache(
         graph_contracts, evidence, settings, chains

@@ -72,7 +72,7 @@ def _manifest_disagreements(settings: Settings, files: PackageFiles) -> list[str
     import signature for that content, is not the file's."""
     from layering.adapters import result_cache
     from layering.adapters.grimp_scan import read_modules
-    from layering.commands.cached_check import settings_digest
+    from layering.deciding.cached import settings_digest
 
     cache = result_cache.ResultCache(settings.cache_dir, settings_digest(settings))  # type: ignore[arg-type]
     known = cache.manifest_files()

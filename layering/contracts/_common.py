@@ -6,7 +6,7 @@ shows a config example; it declares its options as `Option`s and implements `eva
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from layering.domain.allowances import Allowance, record_use, unused, unused_names
@@ -27,6 +27,7 @@ from layering.domain.results import (
 if TYPE_CHECKING:
     from layering.domain.chains import ChainsAndCut, Edge
     from layering.domain.facts import ImportFact
+    from layering.domain.probes import ProbeOutcome, ProbeRequest
     from layering.engine.config import ContractSpec, Settings
     from layering.engine.evidence import Evidence
     from layering.engine.reach import ChainPair
@@ -410,6 +411,22 @@ class Contract:
         """The violations; each allowance that excused an import, and whatever else is found
         on the way, recorded on `found`."""
         raise NotImplementedError
+
+    # A contract that `runs_code` is decided by these instead of `evaluate`:
+
+    def run_in(self, interpreter: str) -> None:
+        """Run the code in `interpreter` (`--python`) rather than the contract's own."""
+        raise NotImplementedError(f"a {self.type_name} contract runs no code")
+
+    def requests(self, evidence: Evidence) -> list[ProbeRequest]:
+        """What must be run to decide the contract (the run runs all contracts' at once)."""
+        raise NotImplementedError(f"a {self.type_name} contract runs no code")
+
+    def judge(
+        self, evidence: Evidence, outcomes: Mapping[ProbeRequest, ProbeOutcome]
+    ) -> ContractResult:
+        """The result, from the outcome of each of the contract's `requests`."""
+        raise NotImplementedError(f"a {self.type_name} contract runs no code")
 
     def require_matches(
         self,

@@ -9,7 +9,8 @@ import gc
 import pytest
 from report_support import SHOP, shop_config, write_files
 
-from layering.commands import check, deciding
+from layering.commands import check
+from layering.deciding import fresh as deciding
 from layering.engine.config import locate_settings
 
 

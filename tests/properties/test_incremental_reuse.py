@@ -1,4 +1,4 @@
-"""The cache reuses verdicts across edits (`commands.cached_check`, `engine.reach`): every
+"""The cache reuses verdicts across edits (`deciding.cached`, `engine.reach`): every
 verdict when no import signature changed, each verdict no changed module can reach when some
 did, none when the module set changed. Whatever it reuses, a cached run prints exactly what a
 `--no-cache` run of the same tree prints, with the same exit code.

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from layering.adapters import result_cache
-from layering.commands.deciding import decide_each, warnings_of
+from layering.deciding.fresh import decide_each, warnings_of
 from layering.domain.errors import SourceUnreadable
 from layering.domain.results import ContractResult, Verdict
 from layering.domain.serialization import result_from_data, result_to_data
@@ -35,9 +35,6 @@ from layering.engine.relocation import relocate
 if TYPE_CHECKING:
     from layering.adapters.grimp_scan import ModuleReading
     from layering.contracts._common import Contract
-
-CONTENT = "c:"
-"""A dependence on a file's whole content (its names are read), not only on its imports."""
 
 
 def decide_with_cache(
@@ -84,7 +81,7 @@ def decide_with_cache(
             hashed: dict[str, tuple[str, list | None]],
             signatures: bytes,
             imported: bytes,
-            verdicts: dict[str, Any],
+            verdicts: result_cache.VerdictsToStore,
         ) -> list[str]:
             files.stamps.update(
                 verdicts["stamps"]
@@ -104,7 +101,7 @@ def decide_with_cache(
 
         builder = CacheBuilder(files, keep, store)
         evidence.key_graph_by(builder)
-        run = _CachedRun(contracts, evidence, settings, cache, {})
+        run = _CachedRun(contracts, evidence, settings, cache, cache.file_states(files))
         try:
             results = run.decide_all()
         except BaseException:
@@ -118,9 +115,8 @@ def decide_with_cache(
     entry = cache.load(key)
     if cache.modules_changed(modules):
         evidence.discard_graph_cache()
-    results = run.reuse(entry, modules, key) if entry is not None else None
-    if results is None:
-        results = run.decide_all()
+    reused = run.reuse(entry, modules, key) if entry is not None else None
+    results = reused if reused is not None else run.decide_all()
     if run.stored_anew:
         run.store(key, run.verdicts(modules, results))
     cache.store_manifest(
@@ -156,17 +152,17 @@ def settings_digest(settings: Settings) -> str:
 class _CachedRun:
     def __init__(
         self,
-        contracts,
+        contracts: list[Contract],
         evidence: Evidence,
         settings: Settings,
         cache: result_cache.ResultCache,
-        states,
+        states: result_cache.FileStates,
     ) -> None:
         self.contracts = contracts
         self.evidence = evidence
         self.settings = settings
         self.cache = cache
-        self.states: Mapping[str, result_cache.FileState] = states
+        self.states = states
         self.learned: dict[str, ModuleReading] = {}
         """What grimp reads of the files this run scanned alone (those an edit changed)."""
         self.warnings: list[list[str]] = [[] for _ in contracts]
@@ -180,53 +176,53 @@ class _CachedRun:
         """Whether the entry must be written: false only when every verdict was reused as it was."""
         self._module_at = _ModuleAt(evidence.package_files.files, settings.base_dir)
 
-    def reuse(self, entry: dict[str, Any], modules: str, key: str) -> list[ContractResult] | None:
+    def reuse(
+        self, entry: result_cache.StoredVerdicts, modules: str, key: str
+    ) -> list[ContractResult] | None:
         """The results from `entry`, every one reused or some decided again; None when the entry
         cannot serve (another module set, a change that cannot be told)."""
-        if entry["modules"] != modules or not len(entry["results"]) == len(
-            entry["warnings"]
-        ) == len(entry["reach"]) == len(self.contracts):
+        if entry.modules != modules or not len(entry.results) == len(entry.warnings) == len(
+            entry.reach
+        ) == len(self.contracts):
             return None
-        changed = self._changed(entry["depends"])
+        changed = self._changed(entry.depends)
         if changed is None:
             return None
         try:
-            cached = [result_from_data(r) for r in entry["results"]]
+            cached = [result_from_data(r) for r in entry.results]
         except (KeyError, TypeError, ValueError, AttributeError):
             self.cache.damaged(key)
             return None
-        edited = {
-            path for path, digest in entry["shown"].items() if self._digest_at(path) != digest
-        }
+        edited = {path for path, digest in entry.shown.items() if self._digest_at(path) != digest}
         if not changed:
             reused = relocate(cached, edited, self.evidence)
             if reused is None:
                 return None
-            self.warnings = [list(w) for w in entry["warnings"]]
-            self.reach = list(entry["reach"])
-            self.depends = dict(entry["depends"])
-            self.stored_graph = entry.get("graph")
+            self.warnings = [list(w) for w in entry.warnings]
+            self.reach = list(entry.reach)
+            self.depends = dict(entry.depends)
+            self.stored_graph = entry.graph
             self.stored_anew = bool(edited)
             return reused
         return self._reuse_unaffected(entry, cached, changed, edited)
 
     def _reuse_unaffected(
         self,
-        entry: dict[str, Any],
+        entry: result_cache.StoredVerdicts,
         cached: list[ContractResult],
         changed: set[str],
         edited: set[str],
     ) -> list[ContractResult] | None:
         """Keep each verdict no changed module can reach (found on the cached imports with the
         changed modules' new ones), decide the others on the graph."""
-        stored = StoredImports.from_data(entry.get("graph"), self.evidence.is_internal)
+        stored = StoredImports.from_data(entry.graph, self.evidence.is_internal)
         if stored is None:
             return None
         imports = stored.replaced({m: self.learned[m].imported for m in changed})
         index = ModuleIndex(self.evidence.modules)
-        read_whole = {m for m in changed if entry["depends"][m].startswith(CONTENT)}
+        read_whole = {m for m in changed if entry.depends[m].startswith(result_cache.CONTENT)}
         results: list[ContractResult | None] = [None] * len(self.contracts)
-        for position, (contract, summary) in enumerate(zip(self.contracts, entry["reach"])):
+        for position, (contract, summary) in enumerate(zip(self.contracts, entry.reach)):
             if (
                 summary is None
                 or (contract.reads_names and read_whole)
@@ -238,15 +234,17 @@ class _CachedRun:
             reused = relocate([cached[position]], edited, self.evidence)
             if reused is not None:
                 results[position] = reused[0]
-                self.warnings[position] = list(entry["warnings"][position])
+                self.warnings[position] = list(entry.warnings[position])
                 self.reach[position] = widened(summary, changed, imports, index)
         undecided = [p for p, r in enumerate(results) if r is None]
         if not undecided:
             self.stored_graph = imports.to_data()
-            self.depends = {**entry["depends"], **{m: self.learned[m].signature for m in changed}}
+            self.depends = {**entry.depends, **{m: self.learned[m].signature for m in changed}}
             return results  # type: ignore[return-value]
         self.depends = {
-            m: d for m, d in entry["depends"].items() if d.startswith(CONTENT) and m not in changed
+            m: d
+            for m, d in entry.depends.items()
+            if d.startswith(result_cache.CONTENT) and m not in changed
         }
         try:
             graph = self.evidence.graph
@@ -292,8 +290,8 @@ class _CachedRun:
             state = self.states.get(module)
             if state is None:
                 return None
-            if before.startswith(CONTENT):
-                if before[len(CONTENT) :] != state.digest:
+            if before.startswith(result_cache.CONTENT):
+                if before[len(result_cache.CONTENT) :] != state.digest:
                     changed.add(module)
                     unread.add(module)
             elif state.signature != before:
@@ -318,7 +316,9 @@ class _CachedRun:
         module = self._module_at(display_path)
         return None if module is None else self.states[module].digest
 
-    def verdicts(self, modules: str, results: list[ContractResult]) -> dict[str, Any] | None:
+    def verdicts(
+        self, modules: str, results: list[ContractResult]
+    ) -> result_cache.VerdictsToStore | None:
         """What the cache keeps of `results` but what the graph's readings say (`signed` adds
         it); None when they are not to be kept: a contract could not be decided, or the graph
         was built the public way, with nothing to key the verdicts by."""
@@ -349,7 +349,7 @@ class _CachedRun:
             "stamps": self.evidence.package_files.stamps_of(read),
         }
 
-    def store(self, key: str, verdicts: dict[str, Any] | None) -> None:
+    def store(self, key: str, verdicts: result_cache.VerdictsToStore | None) -> None:
         """Keep `verdicts` with what they depend on, signed by the readings of this run."""
         if verdicts is not None:
             readings = self.evidence.readings
@@ -365,12 +365,12 @@ class _CachedRun:
 
 
 def signed(
-    verdicts: dict[str, Any],
+    verdicts: result_cache.VerdictsToStore,
     signatures: bytes,
     imported: bytes | None,
     states: result_cache.FileStates,
     module_at: Callable[[str], str | None],
-) -> dict[str, Any]:
+) -> result_cache.SignedVerdicts:
     """The cache's entry of `verdicts` (`_CachedRun.verdicts`): they depend on the signature of
     each module the graph holds (`signatures`, `result_cache.encoded`) and on the content of
     each file read for names; the graph's imports (`imported`, encoded, unless the verdicts
@@ -379,7 +379,9 @@ def signed(
     decides (or reads the lines) anew."""
     depends = dict(verdicts["depends"])
     depends.update(
-        (m, CONTENT + _digest_read(states, m)) for m in verdicts["content"] if m in states
+        (m, result_cache.CONTENT + _digest_read(states, m))
+        for m in verdicts["content"]
+        if m in states
     )
     shown = {}
     for path in verdicts["shown"]:
