@@ -19,24 +19,35 @@ import os
 import struct
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple, Protocol
 
 from layering.adapters.grimp_scan import signature_of
 from layering.adapters.import_cache import ImportCache, Statement
 from layering.adapters.package_files import PackageFiles
 from layering.adapters.result_cache import MARSHAL_VERSION, encoded, hashed_file
 
-Keep = Callable[[dict[str, tuple[str, "list | None"]], dict[str, str]], list[str]]
-"""Writes what the files' states are (`result_cache.ResultCache.store_manifest`) from each
-file's digest and stamp (`result_cache.hashed_file`) and the signatures of the modules read;
-gives what could not be written (a warning each)."""
+Hashed = dict[str, tuple[str, "list | None"]]
+"""Each file's digest and stamp (`result_cache.hashed_file`), by module."""
 
-Store = Callable[[dict[str, tuple[str, "list | None"]], bytes, bytes, Any], list[str]]
-"""Writes the run's verdicts (what `CacheBuilder.finish` was given) with what they depend on,
-from the files' digests and stamps, the signatures and what each module read imports (both
-`result_cache.encoded`, while the run decides); gives what could not be written (a warning
-each)."""
+
+class CacheWriter(Protocol):
+    """What a builder writes through: the cache, as the run that forked it set it up."""
+
+    def keep(self, hashed: Hashed, signatures: dict[str, str]) -> list[str]:
+        """Write the files' states (`result_cache.ResultCache.store_manifest`) from each
+        file's digest and stamp and the signatures of the modules read; what could not be
+        written (a warning each)."""
+        ...
+
+    def store(
+        self, hashed: Hashed, signatures: bytes, imported: bytes, verdicts: Any
+    ) -> list[str]:
+        """Write the run's verdicts (what `CacheBuilder.finish` was given) with what they
+        depend on, from the files' digests and stamps, the signatures and what each module read
+        imports (both `result_cache.encoded`, while the run decides); what could not be written
+        (a warning each)."""
+        ...
 
 
 class ImportsRead(NamedTuple):
@@ -67,11 +78,10 @@ class _Building:
     file is cached by its digest only where it is provably the file the walk found before grimp
     read it (`PackageFiles.is_unchanged`): one saved in between keeps no reading."""
 
-    def __init__(self, files: PackageFiles, keep: Keep, store: Store) -> None:
+    def __init__(self, files: PackageFiles, writer: CacheWriter) -> None:
         self._package = files
         self._files = files.files
-        self._keep = keep
-        self._store = store
+        self._writer = writer
         self._hashed: dict[str, tuple[str, list | None]] = {}
         self._signatures: dict[str, str] = {}
         self._imported: dict[str, tuple[str, ...]] = {}
@@ -84,7 +94,7 @@ class _Building:
             self._read(item)
         elif item.verdicts is not None:
             self._keep_states()
-            self._problems.extend(self._store(self._hashed, *self._encoded, item.verdicts))
+            self._problems.extend(self._writer.store(self._hashed, *self._encoded, item.verdicts))
 
     def _read(self, read: ImportsRead) -> None:
         self._package.stamps.update(read.stamps)
@@ -110,13 +120,13 @@ class _Building:
                 self._problems.append(
                     f"the import cache in {read.directory} could not be written ({error.strerror or error})"
                 )
-        self._problems.extend(self._keep(self._hashed, self._signatures))
+        self._problems.extend(self._writer.keep(self._hashed, self._signatures))
         self._kept = True
         self._encoded = (encoded(self._signatures), encoded(self._imported))
 
     def _keep_states(self) -> None:
         if not self._kept:
-            self._problems.extend(self._keep(self._hashed, self._signatures))
+            self._problems.extend(self._writer.keep(self._hashed, self._signatures))
             self._kept = True
 
     def problems(self) -> list[str]:
@@ -128,9 +138,9 @@ class _Building:
 _Item = ImportsRead | _Verdicts
 
 
-def build(files: PackageFiles, items: Iterable[_Item], keep: Keep, store: Store) -> list[str]:
+def build(files: PackageFiles, items: Iterable[_Item], writer: CacheWriter) -> list[str]:
     """Build from the readings and the verdicts of `items`, here; what could not be written."""
-    building = _Building(files, keep, store)
+    building = _Building(files, writer)
     for item in items:
         building.take(item)
     return building.problems()
@@ -140,14 +150,13 @@ class CacheBuilder:
     """`build` beside the run: `imports_read` hands it each reading as the graph is built,
     `finish` its verdicts, and waits for all to be written (once)."""
 
-    def __init__(self, files: PackageFiles, keep: Keep, store: Store) -> None:
+    def __init__(self, files: PackageFiles, writer: CacheWriter) -> None:
         self._files = files
-        self._keep = keep
-        self._store = store
+        self._writer = writer
         self._items: list[_Item] = []
         self._problems: list[str] | None = None
         self._carrier: _Process | _Thread = (
-            _Process(files, keep, store) if _can_fork() else _Thread(files, keep, store)
+            _Process(files, writer) if _can_fork() else _Thread(files, writer)
         )
 
     def imports_read(
@@ -171,9 +180,7 @@ class CacheBuilder:
             self._items.append(last)
             problems = self._carrier.finish(last)
             self._problems = (
-                problems
-                if problems is not None
-                else build(self._files, self._items, self._keep, self._store)
+                problems if problems is not None else build(self._files, self._items, self._writer)
             )
         return self._problems
 
@@ -213,7 +220,7 @@ class _Process:
     (length, then a tag and a `marshal` payload; an empty frame ends them), and what could not be
     written comes back through another."""
 
-    def __init__(self, files: PackageFiles, keep: Keep, store: Store) -> None:
+    def __init__(self, files: PackageFiles, writer: CacheWriter) -> None:
         items_out, self._items = os.pipe()
         self._reply, reply_in = os.pipe()
         with contextlib.suppress(OSError, AttributeError):
@@ -232,7 +239,7 @@ class _Process:
                 for stream in (0, 1, 2):
                     os.dup2(devnull, stream)
                 _lowest_priority()
-                problems = build(files, _frames(items_out), keep, store)
+                problems = build(files, _frames(items_out), writer)
                 _write_all(reply_in, marshal.dumps(problems, MARSHAL_VERSION))
             finally:
                 os._exit(0)
@@ -322,19 +329,19 @@ def _reap(pid: int) -> None:
 class _Thread:
     """`build` on a thread of the run, readings and verdicts handed over as they are."""
 
-    def __init__(self, files: PackageFiles, keep: Keep, store: Store) -> None:
+    def __init__(self, files: PackageFiles, writer: CacheWriter) -> None:
         import queue  # only here: a run that forks its builder does not import it
 
         self._items: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._problems: list[list[str]] = []
         self._thread = threading.Thread(
-            target=self._run, args=(files, keep, store), name="layering-cache-builder", daemon=True
+            target=self._run, args=(files, writer), name="layering-cache-builder", daemon=True
         )
         self._thread.start()
 
-    def _run(self, files: PackageFiles, keep: Keep, store: Store) -> None:
+    def _run(self, files: PackageFiles, writer: CacheWriter) -> None:
         _lowest_priority()
-        self._problems.append(build(files, iter(self._items.get, None), keep, store))
+        self._problems.append(build(files, iter(self._items.get, None), writer))
 
     def send(self, read: ImportsRead) -> None:
         self._items.put(read)

@@ -33,7 +33,9 @@ from layering.engine.reach import (
 from layering.engine.relocation import relocate
 
 if TYPE_CHECKING:
+    from layering.adapters.cache_builder import Hashed
     from layering.adapters.grimp_scan import ModuleReading
+    from layering.adapters.package_files import PackageFiles
     from layering.contracts._common import Contract
 
 
@@ -71,35 +73,7 @@ def decide_with_cache(
         # and writes it all down for the next run, the verdicts last.
         from layering.adapters.cache_builder import CacheBuilder
 
-        def keep(
-            hashed: dict[str, tuple[str, list | None]], signatures: dict[str, str]
-        ) -> list[str]:
-            cache.store_manifest(cache.file_states(files, hashed), signatures, modules)
-            return cache.warnings
-
-        def store(
-            hashed: dict[str, tuple[str, list | None]],
-            signatures: bytes,
-            imported: bytes,
-            verdicts: result_cache.VerdictsToStore,
-        ) -> list[str]:
-            files.stamps.update(
-                verdicts["stamps"]
-            )  # taken by the run after a builder process was forked
-            states = cache.file_states(files, hashed)
-            cache.store(
-                key,
-                signed(
-                    verdicts,
-                    signatures,
-                    imported,
-                    states,
-                    _ModuleAt(files.files, settings.base_dir),
-                ),
-            )
-            return cache.warnings
-
-        builder = CacheBuilder(files, keep, store)
+        builder = CacheBuilder(files, _Writer(cache, files, key, modules, settings.base_dir))
         evidence.key_graph_by(builder)
         run = _CachedRun(contracts, evidence, settings, cache, cache.file_states(files))
         try:
@@ -147,6 +121,40 @@ def settings_digest(settings: Settings) -> str:
             settings.include_external_packages,
         ]
     )
+
+
+class _Writer:
+    """What a cache builder writes through (`cache_builder.CacheWriter`): the files' states,
+    then the verdicts, signed (in a builder process forked from the run, or on a thread)."""
+
+    def __init__(
+        self,
+        cache: result_cache.ResultCache,
+        files: PackageFiles,
+        key: str,
+        modules: str,
+        base_dir: str,
+    ) -> None:
+        self._cache = cache
+        self._files = files
+        self._key = key
+        self._modules = modules
+        self._base_dir = base_dir
+
+    def keep(self, hashed: Hashed, signatures: dict[str, str]) -> list[str]:
+        states = self._cache.file_states(self._files, hashed)
+        self._cache.store_manifest(states, signatures, self._modules)
+        return self._cache.warnings
+
+    def store(
+        self, hashed: Hashed, signatures: bytes, imported: bytes, verdicts: Any
+    ) -> list[str]:
+        # The stamps the run took after a builder process was forked.
+        self._files.stamps.update(verdicts["stamps"])
+        states = self._cache.file_states(self._files, hashed)
+        module_at = _ModuleAt(self._files.files, self._base_dir)
+        self._cache.store(self._key, signed(verdicts, signatures, imported, states, module_at))
+        return self._cache.warnings
 
 
 class _CachedRun:

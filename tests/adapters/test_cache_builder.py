@@ -167,13 +167,16 @@ def store(hashed, signatures, imported, verdicts):
     with open(os.path.join(where, "stored.json"), "w") as handle:
         json.dump([verdicts, sorted(marshal.loads(imported).items()), len(hashed), sorted(marshal.loads(signatures).items())], handle)
     return [f"stored {verdicts['run']}"]
+class Writer:
+    keep = staticmethod(keep)
+    store = staticmethod(store)
 
-builder = CacheBuilder(files, keep, store)
+builder = CacheBuilder(files, Writer())
 __BEFORE_READING__
 builder.imports_read("beside", "test", "i", statements, {})
 beside = builder.finish({"run": "beside"})
 where = "here"
-here = build(files, [ImportsRead("here", "test", "i", statements, {}), _Verdicts({"run": "here"})], keep, store)
+here = build(files, [ImportsRead("here", "test", "i", statements, {}), _Verdicts({"run": "here"})], Writer())
 def load(name):
     return ImportCache(name, "test").load(), open(os.path.join(name, "kept.json")).read(), json.load(open(os.path.join(name, "stored.json")))[1:]
 json.dump({"problems": [beside, here], "same_written": load("beside") == load("here"), "modules": len(load("beside")[0])}, sys.stdout)
@@ -222,7 +225,12 @@ def test_a_cancelled_builder_leaves_no_process_and_writes_nothing(tmp_path):
 import json, os
 from layering.adapters.cache_builder import CacheBuilder
 from layering.adapters.package_files import PackageFiles
-builder = CacheBuilder(PackageFiles({f"m{i}": f"m{i}.py" for i in range(20)}, {}, frozenset()), lambda hashed, signatures: open("kept", "w").close() or [], lambda *stored: open("stored", "w").close() or [])
+class Writer:
+    def keep(self, hashed, signatures):
+        return open("kept", "w").close() or []
+    def store(self, *stored):
+        return open("stored", "w").close() or []
+builder = CacheBuilder(PackageFiles({f"m{i}": f"m{i}.py" for i in range(20)}, {}, frozenset()), Writer())
 builder.imports_read(".", "test", "i", {"m0": (("os", 1, "import os", False),)}, {})
 builder.cancel()
 print(json.dumps([open(f"/proc/self/task/{os.getpid()}/children").read().split(), sorted(os.listdir("."))]))
