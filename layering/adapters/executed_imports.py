@@ -55,10 +55,11 @@ _CLASS = re.compile(r"class\b")
 _INDENT = re.compile(r"[ \t]*")
 
 
-def executed_imports(path: str) -> list[RawImport]:
-    """The import statements of the file outside function definitions, in source order of
-    the statements that hold them."""
-    text = read_source(path)
+def executed_imports(path: str, text: str | None = None) -> list[RawImport]:
+    """The import statements of the file at `path` (whose text is `text` when the caller has
+    it) outside function definitions, in source order of the statements that hold them."""
+    if text is None:
+        text = read_source(path)
     source = _Source(text)
     found: list[RawImport] = []
     for statement in source.statements_holding(_import_words(text)):

@@ -177,9 +177,10 @@ class ImportStatements:
     read as one, the whole file is parsed instead.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, text: str | None = None) -> None:
+        """The statements of the file at `path`, whose text is `text` when the caller has it."""
         self.path = path
-        self.text = read_source(path)
+        self.text = read_source(path) if text is None else text
         self.lines = self.text.splitlines()
         self._starts: list[int] | None = None
         self._whole: dict[int, list[RawImport]] | None = None

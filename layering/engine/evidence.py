@@ -3,6 +3,10 @@
 Each piece is built the first time a contract asks for it, so a rule about one module's
 direct imports reads that module's file and never pays for the whole graph. The source readers
 are imported the same way: a run answered from the cache reads no source.
+
+What the evidence reads of the outside world comes through its ports (`engine.ports`): the
+package's files (walked from the disk unless handed over), each file's text (`Sources`) and the
+import graph (`GraphSource`); a test hands it a package held in memory.
 """
 
 from __future__ import annotations
@@ -26,6 +30,13 @@ from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Hop
 from layering.engine.config import Settings
 from layering.engine.plan import DEFAULT_PLAN, RunPlan
+from layering.engine.ports import (
+    DISK_SOURCES,
+    GRIMP_GRAPHS,
+    GraphRequest,
+    GraphSource,
+    Sources,
+)
 
 if TYPE_CHECKING:
     from layering.adapters.cache_builder import CacheBuilder
@@ -34,11 +45,29 @@ if TYPE_CHECKING:
 
 
 class Evidence:
-    """What the source says, read lazily and at most once per run."""
+    """What the source says, read lazily and at most once per run.
 
-    def __init__(self, settings: Settings, plan: RunPlan = DEFAULT_PLAN) -> None:
+    `files`, `sources` and `graphs` are where it reads the package (`engine.ports`): by
+    default the disk, walked when first needed, and grimp's graph of it; `files` handed over
+    stand for the walk (every module is looked up there, and the roots are where it says).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        plan: RunPlan = DEFAULT_PLAN,
+        *,
+        files: PackageFiles | None = None,
+        sources: Sources = DISK_SOURCES,
+        graphs: GraphSource = GRIMP_GRAPHS,
+    ) -> None:
         self.settings = settings
         self._plan = plan
+        self._sources = sources
+        self._graphs = graphs
+        if files is not None:  # the walk, done: the cached properties hold it from the start
+            self.__dict__["package_files"] = files
+            self.__dict__["root_locations"] = dict(files.roots)
         self._planned = False
         self._widened = False
         self._digests: Mapping[str, str] | CacheBuilder | None = None
@@ -237,7 +266,9 @@ class Evidence:
         display = self.settings.display_path(path)
         try:
             facts = [
-                f for raw in parse_imports(path) for f in self._resolve(module, path, display, raw)
+                f
+                for raw in parse_imports(path, self._sources.read(path))
+                for f in self._resolve(module, path, display, raw)
             ]
         except SourceUnreadable as unreadable:
             if not unreadable.reason.startswith(("syntax error", "cannot be parsed")):
@@ -261,7 +292,7 @@ class Evidence:
             found = self._grimp_imports_of(module)
         except SourceUnreadable:
             raise unreadable from None
-        statements = ImportStatements(path)
+        statements = ImportStatements(path, self._sources.read(path))
         facts = []
         for imported, line in found:
             try:
@@ -280,9 +311,7 @@ class Evidence:
     def _grimp_imports_of(self, module: str) -> list[tuple[str, int]]:
         """(imported, line) of each import grimp reads in `module`: scanned alone, else from the
         whole graph, built with external packages."""
-        from layering.adapters.grimp_graph import imports_of_module
-
-        found = imports_of_module(
+        found = self._graphs.imports_of_module(
             self.package_files, module, self.settings.exclude_type_checking_imports
         )
         if found is not None:
@@ -311,7 +340,7 @@ class Evidence:
                 display = self.settings.display_path(path)
                 facts = [
                     f
-                    for raw in executed_imports(path)
+                    for raw in executed_imports(path, self._sources.read(path))
                     for f in self._resolve(module, path, display, raw)
                     if f.runtime
                 ]
@@ -355,7 +384,7 @@ class Evidence:
 
         try:
             if path not in self._statements:
-                self._statements[path] = ImportStatements(path)
+                self._statements[path] = ImportStatements(path, self._sources.read(path))
             raws = self._statements[path].imports_at(lines) if lines else []
             display = self.settings.display_path(path)
             found = [
@@ -450,9 +479,9 @@ class Evidence:
         path = self.path_of(module)
         if path is None:
             return ()
-        from layering.adapters.source_facts import parse_name_uses, read_source
+        from layering.adapters.source_facts import parse_name_uses
 
-        text = read_source(path)
+        text = self._sources.read(path)
         if wanted is not None and not wanted(text):
             return ()
         display = self.settings.display_path(path)
@@ -516,7 +545,7 @@ class Evidence:
         from layering.adapters.source_facts import module_bindings
 
         try:
-            bindings = module_bindings(path)
+            bindings = module_bindings(path, self._sources.read(path))
         except SourceUnreadable:
             return None
         if not bindings.complete:
@@ -527,23 +556,22 @@ class Evidence:
 
     @cached_property
     def graph(self) -> Any:
-        """grimp's graph of the root packages, with external packages squashed."""
-        from layering.adapters.grimp_graph import build_graph
-
+        """The graph of the root packages (grimp's, by default), with external packages
+        squashed."""
         self.root_locations  # noqa: B018 - a missing root package is a located config error, not grimp's
-        starts, also = self.graph_reach if self.graph_reach is not None else (None, frozenset())
-        return build_graph(
-            self.settings.root_packages,
-            self.settings.source_roots,
-            self.settings.exclude_type_checking_imports,
-            self.graph_cache_dir,
-            self.include_external_packages,
-            files=self.package_files,
-            digests=self._digests,
-            starts=starts,
-            also=also,
-            readings=self.readings if self.use_cache else None,
-            warnings=self._graph_warnings,
+        return self._graphs.build(
+            GraphRequest(
+                root_packages=self.settings.root_packages,
+                source_roots=self.settings.source_roots,
+                files=self.package_files,
+                exclude_type_checking_imports=self.settings.exclude_type_checking_imports,
+                include_external_packages=self.include_external_packages,
+                reach=self.graph_reach,
+                cache_dir=self.graph_cache_dir,
+                digests=self._digests,
+                readings=self.readings if self.use_cache else None,
+                warnings=self._graph_warnings,
+            )
         )
 
     @property
