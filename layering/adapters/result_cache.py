@@ -518,8 +518,11 @@ class VerdictsToStore(TypedDict):
     """The graph's imports the verdicts were reused on, `encoded` (None: this run's readings)."""
     shown: list[str]
     """The paths of the files whose lines the results show."""
+    read: list[str]
+    """Every module whose source the run read (names, lines): the verdicts are kept only if
+    each is still as the run found it (else they may mix two contents of one file)."""
     stamps: dict[str, tuple[list | None, str | None]]
-    """The stamps of those files and of `content`, taken by the run (`PackageFiles.stamps`)."""
+    """The stamps of those modules, taken by the run (`PackageFiles.stamps`)."""
 
 
 class SignedVerdicts(TypedDict):

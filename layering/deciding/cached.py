@@ -153,7 +153,9 @@ class _Writer:
         self._files.stamps.update(verdicts["stamps"])
         states = self._cache.file_states(self._files, hashed)
         module_at = _ModuleAt(self._files.files, self._base_dir)
-        self._cache.store(self._key, signed(verdicts, signatures, imported, states, module_at))
+        entry = signed(verdicts, signatures, imported, states, module_at)
+        if entry is not None:
+            self._cache.store(self._key, entry)
         return self._cache.warnings
 
 
@@ -344,7 +346,8 @@ class _CachedRun:
             else []
         )
         shown = sorted(shown_paths(results))
-        read = [*content, *(m for m in map(self._module_at, shown) if m is not None)]
+        shown_modules = (m for m in map(self._module_at, shown) if m is not None)
+        read = sorted(self.evidence.modules_read().union(shown_modules))
         return {
             "modules": modules,
             "depends": self.depends,
@@ -354,6 +357,7 @@ class _CachedRun:
             "reach": self.reach,
             "graph": result_cache.encoded(self.stored_graph) if self.stored_graph else None,
             "shown": shown,
+            "read": read,
             "stamps": self.evidence.package_files.stamps_of(read),
         }
 
@@ -367,9 +371,9 @@ class _CachedRun:
                 if verdicts["graph"] is not None
                 else result_cache.encoded({m: r.imported for m, r in readings.items()})
             )
-            self.cache.store(
-                key, signed(verdicts, signatures, imported, self.states, self._module_at)
-            )
+            entry = signed(verdicts, signatures, imported, self.states, self._module_at)
+            if entry is not None:
+                self.cache.store(key, entry)
 
 
 def signed(
@@ -378,13 +382,16 @@ def signed(
     imported: bytes | None,
     states: result_cache.FileStates,
     module_at: Callable[[str], str | None],
-) -> result_cache.SignedVerdicts:
+) -> result_cache.SignedVerdicts | None:
     """The cache's entry of `verdicts` (`_CachedRun.verdicts`): they depend on the signature of
     each module the graph holds (`signatures`, `result_cache.encoded`) and on the content of
     each file read for names; the graph's imports (`imported`, encoded, unless the verdicts
     hold the stored graph they were reused on) and the digest of each file whose lines they
-    show. A file that changed while the run read it has no digest here, so the next run
-    decides (or reads the lines) anew."""
+    show. None where a file the run read the source of changed while it did: the verdicts
+    may then hold grimp's reading of one content and lines or names of another, and are not
+    kept (the next run decides anew)."""
+    if not all(states.unchanged_now(m) for m in verdicts["read"] if m in states):
+        return None
     depends = dict(verdicts["depends"])
     depends.update(
         (m, result_cache.CONTENT + _digest_read(states, m))

@@ -340,3 +340,21 @@ def test_a_torn_cache_gitignore_is_written_again(project, torn):
     assert project.check().returncode == 0
     assert gitignore.read_text() == "# created by layering\n*\n"
     assert tag.read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55\n")
+
+
+def test_a_run_that_read_two_contents_of_a_file_keeps_no_verdict(project):
+    # grimp reads mid.py before the save and the lines of its two statements are read after
+    # it: the run's report mixes two contents, and a later run must not reuse it (the save
+    # changed mid.py's imports elsewhere, which leaves the chains through it as they were).
+    mid = "from app.lo import b\nfrom app import hi\n\n\ndef f():\n    from app.lo import b\n"
+    project.write({**PACKAGE, "src/app/hi/a.py": "from app import mid\n", "src/app/mid.py": mid})
+    saved = "from app.lo import b\nfrom app.hi import (\n    a,\n)\n\n\ndef f():\n    from app.lo import b\n"
+    during = check_with_edit_during(
+        project.root,
+        "scanned",
+        {str(project.root / "src/app/mid.py"): saved},
+        read_first="app.mid",
+    )
+    assert during.returncode == 1, during.stderr
+    report = same_as_uncached(project)
+    assert "src/app/mid.py:8:" in report and "src/app/mid.py:1:" in report
