@@ -402,8 +402,8 @@ def _prune(arguments: argparse.Namespace) -> int:
     shown = _text().relative_path(settings.path)
     for removal in removed:
         where = (
-            f"{removal.entry.option}[{removal.entry.index}]"
-            if removal.entry.index is not None
+            f"{removal.entry.option}[{removal.entry.position}]"
+            if removal.entry.position is not None
             else removal.entry.option
         )
         what = (

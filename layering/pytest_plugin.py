@@ -247,7 +247,7 @@ class ContractsFile(pytest.File):
             contracts, _ = load_contracts(settings, evidence, (), ProbeSelection.ALL)
             if state.no_probe:
                 contracts = [c for c in contracts if not c.runs_code]
-            nodes = []
+            nodes: list[pytest.Item | pytest.Collector] = []
             for contract in contracts:
                 common = dict(
                     key=contract.key,
@@ -365,7 +365,7 @@ class ProbeContractNode(pytest.Collector):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.common = dict(
+        self.common: dict[str, Any] = dict(
             key=key,
             contract_name=contract_name,
             type_name=type_name,

@@ -47,20 +47,22 @@ def remove_entries(
     for part in table_path:
         table = table[part]
     contracts = table["contracts"]
-    ordered = sorted(removals, key=lambda item: (item[0], item[1].option, -(item[1].index or 0)))
+    ordered = sorted(
+        removals, key=lambda item: (item[0], item[1].option, -(item[1].position or 0))
+    )
     for position, entry in ordered:
         contract = contracts[position]
-        if entry.index is None:
+        if entry.position is None:
             del contract[entry.option]
             continue
         values = contract[entry.option]
         if isinstance(values, str):
             del contract[entry.option]
         elif entry.name is not None:
-            names = values[entry.index]["names"]
+            names = values[entry.position]["names"]
             del names[[str(n) for n in names].index(entry.name)]
         else:
-            del values[entry.index]
+            del values[entry.position]
     text = keep_line_endings(original, tomlkit.dumps(document))
     try:
         tomllib.loads(text)
@@ -107,7 +109,7 @@ def add_entries(
             continue
         current = contract[option]
         if isinstance(current, str):
-            current = tomlkit.array([current])
+            current = _array_of(current)
             contract[option] = current
         indent = _indent_of(current.as_string())
         spread = "\n" not in current.as_string()
@@ -128,6 +130,16 @@ def add_entries(
     except tomllib.TOMLDecodeError as error:  # never write a file that no longer reads
         raise EditFailed(f"the edited text would not be valid TOML ({error})") from None
     return edited
+
+
+def _array_of(entry: str) -> Any:
+    """A one-entry array of what was a single string: a literal (single-quoted) string where
+    TOML allows one, else a basic string, escaped."""
+    import tomlkit
+
+    array = tomlkit.array()
+    array.append(tomlkit.string(entry, literal=entry.isprintable() and "'" not in entry))
+    return array
 
 
 def _item(value: Any) -> Any:

@@ -132,7 +132,9 @@ class _Source:
         body = self._first_indented_line(statement)
         if body < 0:
             return text[statement.begin : statement.end]
-        indent = _INDENT.match(text, body).group()
+        found = _INDENT.match(text, body)
+        assert found is not None  # `[ \t]*` matches at every position
+        indent = found.group()
         starts = self._starts(body, statement.end, indent)
         pieces = []
         cursor = statement.begin

@@ -32,8 +32,17 @@ from layering.adapters.source_facts import parse_imports
 from layering.domain.errors import SourceUnreadable
 
 if TYPE_CHECKING:
+    from collections.abc import Set as AbstractSet
+    from typing import TypeAlias
+
+    import grimp
+
     from layering.adapters.cache_builder import CacheBuilder
     from layering.adapters.grimp_scan import ModuleReading
+
+    ImportGraph: TypeAlias = grimp.ImportGraph
+    """The module graph a run builds and its graph contracts are decided on: grimp's, named
+    here once for the annotations of everything that reads it."""
 
 RUST_STACK_BYTES = 256 * 1024 * 1024
 
@@ -46,11 +55,11 @@ def build_graph(
     include_external_packages: bool = False,
     files: PackageFiles | None = None,
     digests: Mapping[str, str] | CacheBuilder | None = None,
-    starts: set[str] | None = None,
-    also: set[str] | frozenset[str] = frozenset(),
+    starts: AbstractSet[str] | None = None,
+    also: AbstractSet[str] = frozenset(),
     readings: dict[str, ModuleReading] | None = None,
     warnings: list[str] | None = None,
-) -> Any:
+) -> ImportGraph:
     """grimp's ImportGraph of the root packages, with external packages squashed in if asked.
 
     With `files` (layering's walk), grimp scans those modules (all, or with `starts` only what
@@ -70,7 +79,7 @@ def build_graph(
     if cache_dir is not None:
         cache_dir = _usable_cache_dir(cache_dir, said)
 
-    def build(cache: str | None) -> Any:
+    def build(cache: str | None) -> ImportGraph:
         if files is not None:
             from layering.adapters.grimp_scan import GrimpInternalsChanged, scan_graph
 
@@ -164,7 +173,7 @@ def _build(
     cache_dir: str | None,
     configured_cache: str | None,
     said: list[str],
-) -> Any:
+) -> ImportGraph:
     import grimp
 
     saved_path = list(sys.path)
@@ -475,6 +484,6 @@ def _with_safe_walk(original: Any) -> Any:
         (cls,),
         {"walk": lambda self, directory_name: walk_once(directory_name)},
     )
-    safe = safe_cls.__new__(safe_cls)
+    safe: Any = object.__new__(safe_cls)  # a copy of `original` below, without running __init__
     safe.__dict__.update(getattr(original, "__dict__", {}))
     return safe

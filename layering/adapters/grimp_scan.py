@@ -33,6 +33,7 @@ from layering.domain.errors import SourceUnreadable
 
 if TYPE_CHECKING:  # a run without the cache does not import it (nor its json, tempfile, threads)
     from layering.adapters.cache_builder import CacheBuilder
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.adapters.import_cache import CachedModule, Statement
 
 
@@ -50,7 +51,7 @@ def scan_graph(
     also: Iterable[str] = (),
     readings: dict[str, ModuleReading] | None = None,
     on_damaged_cache: Callable[[], None] | None = None,
-) -> Any:
+) -> ImportGraph:
     """The graph of `files`: every module scanned, or with `starts` only those reachable from
     them, plus `also` (scanned, not followed). `digests` (module -> content digest) key the
     import cache in `cache_dir`; given a `CacheBuilder` instead (a run with nothing cached), the
@@ -59,8 +60,12 @@ def scan_graph(
     read as empty, rewritten, and said through `on_damaged_cache`."""
     internals = _internals()
     found = _found_packages(files, internals)
-    builder = digests if hasattr(digests, "imports_read") else None
-    keys: Mapping[str, str] | None = None if builder is not None else digests
+    builder: CacheBuilder | None = None
+    keys: Mapping[str, str] | None = None
+    if isinstance(digests, Mapping):
+        keys = digests
+    else:
+        builder = digests
     cache = None
     if cache_dir is not None and keys is not None:
         from layering.adapters.import_cache import ImportCache
@@ -90,8 +95,8 @@ def scan_graph(
             scanner.read_modules,
             files.stamps_of(scanner.read_modules),
         )
-    elif cache is not None and (scanner.scanned or cache.damaged):
-        cache.write(scanner.entries(keys))  # type: ignore[arg-type]
+    elif cache is not None and keys is not None and (scanner.scanned or cache.damaged):
+        cache.write(scanner.entries(keys))
     if readings is not None:
         # Signed here, or by the builder (`ModuleReading.signature` is "" then: the builder gives them).
         readings.update(

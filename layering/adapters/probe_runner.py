@@ -47,6 +47,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import IO
 
 from layering.adapters import probe_child
 from layering.domain.errors import Terminated
@@ -627,6 +628,12 @@ def _frame(payload: bytes) -> bytes:
     return len(payload).to_bytes(4, "big") + payload
 
 
+def _piped(stream: IO[bytes] | None) -> IO[bytes]:
+    """A stream of a child started with `subprocess.PIPE` for it, which Popen always makes."""
+    assert stream is not None
+    return stream
+
+
 # --------------------------------------------------------------------------- spawn mode
 
 
@@ -651,22 +658,23 @@ class _Spawner(_Runner):
             start_new_session=True,
             bufsize=0,
         )
+        stdin, stdout, stderr = _piped(proc.stdin), _piped(proc.stdout), _piped(proc.stderr)
         with self._lock:
             self._current = proc
         try:
             try:
-                proc.stdin.write(_frame(_job(request)))
+                stdin.write(_frame(_job(request)))
             except OSError:
                 pass  # it died before reading: its exit status will say how
             finally:
-                proc.stdin.close()
+                stdin.close()
             report = probe_child.supervise(
-                proc.pid, proc.stdout.fileno(), proc.stderr.fileno(), request.timeout, close=False
+                proc.pid, stdout.fileno(), stderr.fileno(), request.timeout, close=False
             )
         finally:
             with self._lock:
                 self._current = None
-            for stream in (proc.stdout, proc.stderr):
+            for stream in (stdout, stderr):
                 stream.close()
         status = report.get("status")
         proc.returncode = os.waitstatus_to_exitcode(status) if status is not None else -9
@@ -691,18 +699,17 @@ class _Spawner(_Runner):
             proc.kill()
             out, err = proc.communicate()
         payload = probe_child.split_frame(out)
+        stderr = err[-probe_child.STDERR_TAIL :].decode("utf-8", "replace")
         report = {
             "status": None,
             "timed_out": timed_out,
             "result": None if payload is None else payload.decode("ascii", "replace"),
-            "stderr": err[-probe_child.STDERR_TAIL :].decode("utf-8", "replace"),
+            "stderr": stderr,
             "seconds": time.monotonic() - start,
         }
         outcome = _outcome(request, report)
         if outcome.kind is ProbeOutcomeKind.CRASHED and payload is None and not timed_out:
-            detail = _with_stderr(
-                f"exited with code {proc.returncode} before reporting", report["stderr"]
-            )
+            detail = _with_stderr(f"exited with code {proc.returncode} before reporting", stderr)
             outcome = ProbeOutcome(request.module, outcome.kind, (), detail, outcome.seconds)
         return outcome
 
@@ -744,7 +751,7 @@ def _server_config(requests: list[ProbeRequest], candidates: Sequence[str]) -> d
         {os.path.abspath(root) for r in requests for root in r.source_roots}
     )
     patterns = [ModulePattern.parse(p) for p in forbidden]
-    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    stdlib: frozenset[str] = getattr(sys, "stdlib_module_names", frozenset())
     prelude = []
     for name in candidates:
         top = name.split(".", 1)[0]
@@ -875,11 +882,12 @@ def _start_fork_servers(
     finally:
         for fd in server_fds:
             _close(fd)
+    stdin, stdout = _piped(proc.stdin), _piped(proc.stdout)
     try:
         pairs = [server_fds[i : i + 2] for i in range(0, len(server_fds), 2)]
-        proc.stdin.write(_frame(marshal.dumps(dict(config, slots=pairs), MARSHAL_VERSION)))
+        stdin.write(_frame(marshal.dumps(dict(config, slots=pairs), MARSHAL_VERSION)))
         deadline = time.monotonic() + SERVER_START_TIMEOUT
-        report = json.loads(_read_frame_by(proc.stdout.fileno(), deadline, bytearray()))
+        report = json.loads(_read_frame_by(stdout.fileno(), deadline, bytearray()))
         if report["ready"]:
             for slot in slots:
                 slot.pid = int(slot.receive(deadline)["pid"])
@@ -889,7 +897,7 @@ def _start_fork_servers(
         _kill_group(proc.pid)
         raise
     finally:
-        for stream in (proc.stdin, proc.stdout):
+        for stream in (stdin, stdout):
             stream.close()
         try:
             proc.wait(timeout=SERVER_START_TIMEOUT)  # it leaves once the slots are forked

@@ -76,10 +76,10 @@ def _remove_ini_entries(settings: Settings, removals: list[tuple[int, StaleEntry
     for position, entry in removals:
         spec = settings.contracts[position]
         key_line = spec.line_of(entry.option)
-        if entry.index is None or len(spec.entry_lines.get(entry.option, ())) <= 1:
+        if entry.position is None or len(spec.entry_lines.get(entry.option, ())) <= 1:
             replacements[key_line] = None
             continue
-        line = spec.line_of_entry(entry.option, entry.index)
+        line = spec.line_of_entry(entry.option, entry.position)
         replacements[line] = f"{entry.option} =" if line == key_line else None
     text = edit_lines(settings.path, replacements)
     edited = settings_from_text(settings.path, text)

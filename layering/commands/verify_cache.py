@@ -32,7 +32,8 @@ def verify_cache(
     read and decided (none: the cache is true to the files)."""
     from layering.commands.check import ProbeSelection, check_settings
 
-    if not settings.cache_dir:
+    cache_dir = settings.cache_dir
+    if not cache_dir:
         raise ConfigError(
             Problem(
                 settings.path,
@@ -49,8 +50,8 @@ def verify_cache(
         []
         if files is None
         else [
-            *_manifest_disagreements(settings, files),
-            *_import_cache_disagreements(settings, files),
+            *_manifest_disagreements(settings, cache_dir, files),
+            *_import_cache_disagreements(settings, cache_dir, files),
         ]
     )
     fresh = check_settings(
@@ -63,20 +64,22 @@ def verify_cache(
         except ConfigError:
             cached = None  # a selection of probes only: nothing the cache decides
         if cached is not None:
-            disagreements.extend(_verdict_disagreements(settings, cached.results, fresh.results))
+            disagreements.extend(
+                _verdict_disagreements(settings, cache_dir, cached.results, fresh.results)
+            )
     return fresh, disagreements
 
 
-def _manifest_disagreements(settings: Settings, files: PackageFiles) -> list[str]:
+def _manifest_disagreements(settings: Settings, cache_dir: str, files: PackageFiles) -> list[str]:
     """Each file the manifest says is unchanged (its stamp is the file's) whose digest, or whose
     import signature for that content, is not the file's."""
     from layering.adapters import result_cache
     from layering.adapters.grimp_scan import read_modules
     from layering.deciding.cached import settings_digest
 
-    cache = result_cache.ResultCache(settings.cache_dir, settings_digest(settings))  # type: ignore[arg-type]
+    cache = result_cache.ResultCache(cache_dir, settings_digest(settings))
     known = cache.manifest_files()
-    where = _shown(settings, os.path.join(settings.cache_dir, result_cache.MANIFEST))  # type: ignore[arg-type]
+    where = _shown(settings, os.path.join(cache_dir, result_cache.MANIFEST))
     said = []
     signed: dict[str, dict[str, str]] = {"i": {}, "x": {}}
     for module, entry in sorted(known.items()):
@@ -112,7 +115,9 @@ def _manifest_disagreements(settings: Settings, files: PackageFiles) -> list[str
     return said
 
 
-def _import_cache_disagreements(settings: Settings, files: PackageFiles) -> list[str]:
+def _import_cache_disagreements(
+    settings: Settings, cache_dir: str, files: PackageFiles
+) -> list[str]:
     """Each module an import cache holds a reading of for the file's present content (its
     digest) that grimp does not read from that content now."""
     from layering.adapters import result_cache
@@ -125,14 +130,14 @@ def _import_cache_disagreements(settings: Settings, files: PackageFiles) -> list
 
     said = []
     try:
-        names = sorted(os.listdir(settings.cache_dir))  # type: ignore[arg-type]
+        names = sorted(os.listdir(cache_dir))
     except OSError:
         return []
     digests: dict[str, str] = {}
     for name in names:
         if not (name == "grimp" or name.startswith("grimp-")):
             continue
-        cache = ImportCache(os.path.join(settings.cache_dir, name), grimp_version())  # type: ignore[arg-type]
+        cache = ImportCache(os.path.join(cache_dir, name), grimp_version())
         held = cache.load()
         external, type_checking = "-external" in name, "-no-type-checking" in name
         current = {}
@@ -179,10 +184,13 @@ def _read_each(
 
 
 def _verdict_disagreements(
-    settings: Settings, cached: tuple[ContractResult, ...], fresh: tuple[ContractResult, ...]
+    settings: Settings,
+    cache_dir: str,
+    cached: tuple[ContractResult, ...],
+    fresh: tuple[ContractResult, ...],
 ) -> list[str]:
     """Each contract whose result from the cache is not the one decided without it."""
-    where = _shown(settings, settings.cache_dir)  # type: ignore[arg-type]
+    where = _shown(settings, cache_dir)
     decided = {(r.contract_id, r.name): r for r in fresh}
     said = []
     for result in cached:

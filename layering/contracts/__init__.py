@@ -30,7 +30,8 @@ CONTRACT_TYPES: dict[str, str] = {
 def contract_class(type_name: str) -> type[Contract]:
     """The class behind a config `type`; KeyError for an unknown one."""
     module_name, _, class_name = CONTRACT_TYPES[type_name].partition(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    contract_type: type[Contract] = getattr(importlib.import_module(module_name), class_name)
+    return contract_type
 
 
 def plugin_contract_class(plugin: PluginType) -> type[Contract]:

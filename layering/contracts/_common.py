@@ -9,7 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from layering.domain.allowances import Allowance, record_use, unused, unused_names
+from layering.domain.allowances import (
+    Allowance,
+    AllowanceUse,
+    record_use,
+    unused,
+    unused_names,
+)
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern, is_dotted_name
@@ -25,6 +31,7 @@ from layering.domain.results import (
 )
 
 if TYPE_CHECKING:
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.domain.chains import ChainsAndCut, Edge
     from layering.domain.facts import ImportFact
     from layering.domain.probes import ProbeOutcome, ProbeRequest
@@ -152,7 +159,7 @@ def import_expression(value: Any) -> tuple[ModulePattern, ModulePattern]:
 
 
 def matching_edges(
-    graph: Any, importer: ModulePattern, imported: ModulePattern
+    graph: ImportGraph, importer: ModulePattern, imported: ModulePattern
 ) -> list[tuple[str, str]]:
     importers = [m for m in graph.modules if importer.matches(m)]
     edges = []
@@ -192,7 +199,7 @@ class Decision(NamedTuple):
     The contract keeps none of it; `Contract.result` turns it into the contract's result."""
 
     violations: tuple[Violation, ...]
-    used: frozenset = frozenset()
+    used: frozenset[AllowanceUse] = frozenset()
     """The allowances that excused an import, and (allowance, name) for each name a name-level
     one excused (`allowances.record_use`)."""
     chain_groups: tuple[ChainGroup, ...] = ()
@@ -215,7 +222,7 @@ class Findings:
     the contract, so deciding a contract twice gives the same decision."""
 
     def __init__(self) -> None:
-        self.used: set = set()
+        self.used: set[AllowanceUse] = set()
         self.chain_groups: list[ChainGroup] = []
         self.stale_entries: list[StaleEntry] = []
         self.alerts: list[str] = []
@@ -264,12 +271,9 @@ class Contract:
         self.problems: list[Problem] = []
         self.unseen_externals: list[tuple[str, ModulePattern]] = []
         raw = spec.options
-        self.name = (
-            raw.get("name")
-            if isinstance(raw.get("name"), str)
-            else f"{self.type_name} #{spec.index + 1}"
-        )
-        self.contract_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
+        name, contract_id = raw.get("name"), raw.get("id")
+        self.name = name if isinstance(name, str) else f"{self.type_name} #{spec.index + 1}"
+        self.contract_id = contract_id if isinstance(contract_id, str) else ""
         self._read_options(raw)
 
     @property
@@ -282,8 +286,12 @@ class Contract:
     modules it names, in a child process) rather than from its source: such a contract's
     requests run first, all at once (`requests`), and `judge` decides it from their outcomes."""
 
-    needs_graph: ClassVar[bool] = False
-    """Whether checking needs the whole module graph (chains), not only some files' imports."""
+    @property
+    def needs_graph(self) -> bool:
+        """Whether checking needs the whole module graph (chains), not only some files' imports.
+        A type that always does says `needs_graph = True`; one whose options decide overrides
+        this."""
+        return False
 
     def graph_reach(self, evidence: Evidence) -> tuple[set[str], set[str]] | None:
         """(starts, also) when the contract needs only what `starts` reach in the graph (and
@@ -294,7 +302,7 @@ class Contract:
         """Whether the graph must hold external packages (squashed) for this contract."""
         return False
 
-    def chain_pairs(self, evidence: Evidence, graph: Any) -> list[ChainPair] | None:
+    def chain_pairs(self, evidence: Evidence, graph: ImportGraph) -> list[ChainPair] | None:
         """The chains that decide a graph contract, so that its cached verdict outlives an edit
         of imports that cannot reach them (`engine.reach`); None when it cannot say: any such
         edit then decides it again."""
@@ -399,7 +407,7 @@ class Contract:
         guidance = self.spec.options.get("broken_contract_guidance")
         return (guidance,) if isinstance(guidance, str) and guidance.strip() else ()
 
-    def evaluate(self, evidence: Evidence, graph: Any = None) -> Decision:
+    def evaluate(self, evidence: Evidence, graph: ImportGraph | None = None) -> Decision:
         """Decide the contract: what it finds, as a value. `graph`, for a contract that
         `needs_graph`, is a graph of its own, which it may change (remove ignored imports)."""
         found = Findings()
@@ -407,7 +415,9 @@ class Contract:
         violations = self.find(evidence, found, graph)
         return found.decision(violations)
 
-    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
+    def find(
+        self, evidence: Evidence, found: Findings, graph: ImportGraph | None
+    ) -> list[Violation]:
         """The violations; each allowance that excused an import, and whatever else is found
         on the way, recorded on `found`."""
         raise NotImplementedError
@@ -426,6 +436,14 @@ class Contract:
         self, evidence: Evidence, outcomes: Mapping[ProbeRequest, ProbeOutcome]
     ) -> ContractResult:
         """The result, from the outcome of each of the contract's `requests`."""
+        raise NotImplementedError(f"a {self.type_name} contract runs no code")
+
+    def probed_modules(self, evidence: Evidence) -> list[str]:
+        """The modules whose import is run and watched (the pytest plugin's items)."""
+        raise NotImplementedError(f"a {self.type_name} contract runs no code")
+
+    def control_modules(self, evidence: Evidence) -> list[str]:
+        """The modules imported as positive controls, which must load what is forbidden."""
         raise NotImplementedError(f"a {self.type_name} contract runs no code")
 
     def require_matches(
@@ -510,10 +528,12 @@ class Contract:
         stale = []
         for allowance in unused(self.allowances, decision.used):
             stale.append(self._stale_allowance(allowance, allowance in decision.off_chain))
-            stale_entries.append(StaleEntry("allow", allowance.index, allowance.describe()))
+            stale_entries.append(StaleEntry("allow", allowance.position, allowance.describe()))
         for allowance, name in unused_names(self.allowances, decision.used):
             stale.append(self._stale_name(allowance, name))
-            stale_entries.append(StaleEntry("allow", allowance.index, allowance.describe(), name))
+            stale_entries.append(
+                StaleEntry("allow", allowance.position, allowance.describe(), name)
+            )
         return self.verdict(findings, stale + list(decision.stale), decision, stale_entries)
 
     def _stale_allowance(self, allowance: Allowance, off_chain: bool) -> Violation:
@@ -574,7 +594,7 @@ class Contract:
             source_path=self.settings.path,
             source_line=self.spec.line,
             items=decision.items,
-            stale=tuple(sorted(stale_entries, key=lambda e: (e.option, e.index or 0))),
+            stale=tuple(sorted(stale_entries, key=lambda e: (e.option, e.position or 0))),
             chain_groups=decision.chain_groups,
             ignored_imports=decision.ignored_imports,
         )
@@ -633,7 +653,7 @@ def chain_group(
         cut.append(CutImport(edge[0], edge[1], statements, found.through[edge], example))
     cut.sort(key=lambda c: (-c.chains, c.importer, c.imported))
     listed = tuple(evidence.locate(chain, facts) for chain in found.listed)
-    return ChainGroup(source, target, found.count, tuple(cut), listed, found.shown)
+    return ChainGroup(source, target, found.chains, tuple(cut), listed, found.shown)
 
 
 def statement_violations(

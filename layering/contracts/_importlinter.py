@@ -29,6 +29,9 @@ from layering.domain.patterns import ModulePattern
 from layering.domain.results import Violation, shown_names
 
 if TYPE_CHECKING:
+    from importlinter.domain.contract import ContractCheck
+
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.engine.evidence import Evidence
 
 
@@ -192,7 +195,7 @@ class ImportLinterContract(Contract):
                 return None
         return tuple(patterns)
 
-    def before_check(self, graph: Any, evidence: Evidence) -> None:
+    def before_check(self, graph: ImportGraph, evidence: Evidence) -> None:
         """Prepare the graph the delegate is about to check (types override)."""
 
     def check_can_fail(self, options: dict[str, Any]) -> None:
@@ -256,7 +259,10 @@ class ImportLinterContract(Contract):
                 "upgrade import-linter to check it"
             ) from None
 
-    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
+    def find(
+        self, evidence: Evidence, found: Findings, graph: ImportGraph | None
+    ) -> list[Violation]:
+        assert graph is not None, "a contract that needs_graph is handed a graph"
         delegate, stale = self._without_unmatched_ignores(graph, found)
         self.before_check(graph, evidence)
         try:
@@ -271,7 +277,7 @@ class ImportLinterContract(Contract):
         return stale + self.findings(evidence, found, graph, check)
 
     def _without_unmatched_ignores(
-        self, graph: Any, found: Findings
+        self, graph: ImportGraph, found: Findings
     ) -> tuple[Any, list[Violation]]:
         """import-linter's contract for this decision, without the ignored imports that match
         nothing in `graph`, and those as stale entries, reported one by one at their alerting
@@ -296,7 +302,7 @@ class ImportLinterContract(Contract):
         return delegate, self.stale_ignores([(i, text) for i, text, _ in unmatched], found)
 
     def findings(
-        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+        self, evidence: Evidence, found: Findings, graph: ImportGraph, check: ContractCheck
     ) -> list[Violation]:
         """The violations of a broken contract; a type without its own reading of import-linter's
         result shows import-linter's report (in place of the guidance, which it holds), located
@@ -311,7 +317,7 @@ class ImportLinterContract(Contract):
             )
         ]
 
-    def _render(self, check: Any) -> tuple[str, ...]:
+    def _render(self, check: ContractCheck) -> tuple[str, ...]:
         """import-linter's own report of the broken contract, as plain text."""
         from importlinter.application import output
         from rich.console import Console
@@ -329,16 +335,16 @@ class ImportLinterContract(Contract):
         self,
         evidence: Evidence,
         found: Findings,
-        graph: Any,
+        graph: ImportGraph,
         pairs: list[tuple[str, str, set[str]]],
-        check: Any,
+        check: ContractCheck,
     ) -> list[Violation]:
         """For each (importer package, imported package, modules left out) that import-linter
         found broken, the minimum cut between the two and its chains, found by layering (the
         same every run); import-linter decides only which pairs are broken."""
         imports = evidence.imports_of(graph)
         importers = importers_of(imports)
-        violations = []
+        violations: list[Violation] = []
         for importer, imported, left_out in pairs:
             left_out_members = {m for x in left_out for m in members(graph, x)}
             chains = chains_and_cut(
@@ -383,7 +389,7 @@ class ImportLinterContract(Contract):
         ]
 
 
-def members(graph: Any, module: str) -> set[str]:
+def members(graph: ImportGraph, module: str) -> set[str]:
     """A module and its descendants in the graph (none for a squashed external package)."""
     try:
         return {module, *graph.find_descendants(module)}

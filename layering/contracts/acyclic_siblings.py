@@ -10,6 +10,9 @@ from layering.domain.codes import SIBLING_CYCLE
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
+    from importlinter.domain.contract import ContractCheck
+
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.engine.evidence import Evidence
 
 
@@ -53,7 +56,7 @@ class AcyclicSiblingsContract(ImportLinterContract):
                     )
 
     def findings(
-        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+        self, evidence: Evidence, found: Findings, graph: ImportGraph, check: ContractCheck
     ) -> list[Violation]:
         """The imports import-linter nominates to break every cycle between siblings, statement
         by statement, each naming the two siblings it leads between; a note per package."""

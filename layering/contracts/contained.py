@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from layering.contracts._common import Contract, Findings, option, statement_violations
 from layering.domain.codes import CONTAINED_IMPORT
@@ -10,6 +10,7 @@ from layering.domain.patterns import is_within
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.engine.evidence import Evidence
 
 
@@ -48,7 +49,9 @@ class ContainedContract(Contract):
             self.require_matches(evidence, "packages", (self.values["packages"],))
             self.require_matches(evidence, "within", (self.values["within"],))
 
-    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
+    def find(
+        self, evidence: Evidence, found: Findings, graph: ImportGraph | None
+    ) -> list[Violation]:
         within = evidence.expand(self.values["within"])
         violations = []
         for package in evidence.expand(self.values["packages"]):

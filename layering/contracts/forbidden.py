@@ -32,6 +32,7 @@ from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
 
 if TYPE_CHECKING:
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.domain.name_targets import NameTarget
     from layering.engine.evidence import Evidence
 
@@ -164,7 +165,7 @@ class ForbiddenContract(Contract):
                         hint=f"forbid '{pattern.top_level}', or set allow_indirect_imports = true to check direct imports of '{pattern}'",
                     )
 
-    @property  # type: ignore[override]
+    @property
     def needs_graph(self) -> bool:
         return bool(self.values.get("forbidden_modules")) and not self.values.get(
             "allow_indirect_imports", False
@@ -187,7 +188,7 @@ class ForbiddenContract(Contract):
         )
         return starts, also
 
-    def chain_pairs(self, evidence: Evidence, graph: Any) -> list[ChainPair] | None:
+    def chain_pairs(self, evidence: Evidence, graph: ImportGraph) -> list[ChainPair] | None:
         """One pair per group of sources checked against the same forbidden modules."""
         return [
             ChainPair(tuple(sources), tuple(targets), self.values["as_packages"])
@@ -213,7 +214,7 @@ class ForbiddenContract(Contract):
         return sorted({m for p in self.values["source_modules"] for m in evidence.expand(p)})
 
     def _forbidden(self, evidence: Evidence) -> list[str]:
-        found = set()
+        found: set[str] = set()
         for pattern in self.values["forbidden_modules"]:
             matched = evidence.expand(pattern)
             found.update(matched if matched else [pattern.text])
@@ -229,11 +230,14 @@ class ForbiddenContract(Contract):
     def _is_ignored(self, importer: str, imported: str) -> bool:
         return any(a.matches(importer) and b.matches(imported) for a, b in self.ignored)
 
-    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
+    def find(
+        self, evidence: Evidence, found: Findings, graph: ImportGraph | None
+    ) -> list[Violation]:
         violations = self._find_names(evidence, found)
         if not self.values["forbidden_modules"]:
             return violations
         if self.needs_graph:
+            assert graph is not None, "a contract that needs_graph is handed a graph"
             return violations + self._find_chains(evidence, found, graph)
         return violations + self._find_direct(evidence, found)
 
@@ -294,7 +298,9 @@ class ForbiddenContract(Contract):
             found,
         )
 
-    def _find_chains(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
+    def _find_chains(
+        self, evidence: Evidence, found: Findings, graph: ImportGraph
+    ) -> list[Violation]:
         as_packages = self.values["as_packages"]
         removed: list[tuple[str, str]] = []
         matched_ignores: set[int] = set()
@@ -340,7 +346,7 @@ class ForbiddenContract(Contract):
                     found.off_chain.add(allowance)
         imports = evidence.imports_of(graph)
         importers = importers_of(imports)
-        violations = []
+        violations: list[Violation] = []
         for group_sources, targets in self._pairings(sources, forbidden):
             source_members = _members_of_all(graph, group_sources, as_packages)
             target_members = _members_of_all(graph, targets, as_packages)
@@ -390,16 +396,16 @@ class ForbiddenContract(Contract):
         return ", ".join(modules)
 
 
-def _members(graph: Any, module: str, as_package: bool) -> set[str]:
+def _members(graph: ImportGraph, module: str, as_package: bool) -> set[str]:
     return {module, *_descendants(graph, module)} if as_package else {module}
 
 
-def _members_of_all(graph: Any, modules: list[str], as_package: bool) -> set[str]:
+def _members_of_all(graph: ImportGraph, modules: list[str], as_package: bool) -> set[str]:
     return {m for module in modules for m in _members(graph, module, as_package)}
 
 
 def _relevant_edges(
-    graph: Any, sources: list[str], forbidden: list[str], as_packages: bool
+    graph: ImportGraph, sources: list[str], forbidden: list[str], as_packages: bool
 ) -> set[tuple[str, str]]:
     """Edges that lie on some path from a source to a forbidden module: from a module the sources
     reach to one that reaches a forbidden module (grimp's upstream modules of M are those M
@@ -424,7 +430,7 @@ def _relevant_edges(
     return edges
 
 
-def _descendants(graph: Any, module: str) -> set[str]:
+def _descendants(graph: ImportGraph, module: str) -> set[str]:
     try:
         return set(graph.find_descendants(module))
     except ValueError:  # squashed external package: it has none

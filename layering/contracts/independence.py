@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from layering.contracts._common import Findings
 from layering.contracts._importlinter import (
@@ -15,6 +15,9 @@ from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
 
 if TYPE_CHECKING:
+    from importlinter.domain.contract import ContractCheck
+
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.engine.evidence import Evidence
 
 
@@ -53,7 +56,7 @@ class IndependenceContract(ImportLinterContract):
                 hint="list at least two modules that must not import each other",
             )
 
-    def chain_pairs(self, evidence: Evidence, graph: Any) -> list[ChainPair] | None:
+    def chain_pairs(self, evidence: Evidence, graph: ImportGraph) -> list[ChainPair] | None:
         """Each module against each other one, the rest left out (as grimp searches)."""
         if self.delegate is None:
             return None
@@ -70,7 +73,7 @@ class IndependenceContract(ImportLinterContract):
         ]
 
     def findings(
-        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+        self, evidence: Evidence, found: Findings, graph: ImportGraph, check: ContractCheck
     ) -> list[Violation]:
         """Per pair import-linter found broken, the cut between the two, the other modules of
         the contract left out (as grimp searches)."""

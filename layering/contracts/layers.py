@@ -11,6 +11,9 @@ from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
 
 if TYPE_CHECKING:
+    from importlinter.domain.contract import ContractCheck
+
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.engine.evidence import Evidence
 
 
@@ -84,7 +87,7 @@ class LayersContract(ImportLinterContract):
                         f" (layer '{module}' in container '{container}')",
                     )
 
-    def chain_pairs(self, evidence: Evidence, graph: Any) -> list[ChainPair] | None:
+    def chain_pairs(self, evidence: Evidence, graph: ImportGraph) -> list[ChainPair] | None:
         """In each container, each layer module against each layer module above it (and each
         sibling in an independent layer); the chains of a pair pass through no other layer (as
         grimp searches them)."""
@@ -102,7 +105,7 @@ class LayersContract(ImportLinterContract):
                         pairs.append(ChainPair((module,), (target,), excluded=others))
         return pairs
 
-    def _layer_names(self, graph: Any) -> list[list[list[tuple[str, bool]]]]:
+    def _layer_names(self, graph: ImportGraph) -> list[list[list[tuple[str, bool]]]]:
         """Per container (one list without containers), each layer's modules in the graph,
         highest layer first, each with whether its layer is independent."""
         from importlinter.domain.helpers import module_expressions_to_modules
@@ -126,7 +129,7 @@ class LayersContract(ImportLinterContract):
         ]
 
     def findings(
-        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+        self, evidence: Evidence, found: Findings, graph: ImportGraph, check: ContractCheck
     ) -> list[Violation]:
         """Per pair of layers import-linter found broken (lower imports higher), the cut between
         them with the other layers of that container left out, as grimp searches; then every
@@ -152,7 +155,7 @@ class LayersContract(ImportLinterContract):
         )
         return violations
 
-    def _layer_sets(self, graph: Any) -> list[set[str]]:
+    def _layer_sets(self, graph: ImportGraph) -> list[set[str]]:
         """The layer modules of each container (one set without containers), as in the graph."""
         from importlinter.domain.helpers import module_expressions_to_modules
 

@@ -25,6 +25,7 @@ from layering.domain.patterns import ModulePattern
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.engine.evidence import Evidence
 
 
@@ -91,7 +92,9 @@ class LeafContract(Contract):
             self, evidence, "within", self.name_targets
         )
 
-    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
+    def find(
+        self, evidence: Evidence, found: Findings, graph: ImportGraph | None
+    ) -> list[Violation]:
         leaves = sorted({m for p in self.values["modules"] for m in evidence.expand(p)})
         within = self.within
         taken = []

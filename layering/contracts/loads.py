@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from layering.contracts._common import (
     Contract,
@@ -17,6 +17,7 @@ from layering.domain.results import ItemResult, Verdict, Violation
 from layering.engine.loads import LoadReader
 
 if TYPE_CHECKING:
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.engine.evidence import Evidence
 
 
@@ -70,7 +71,9 @@ class LoadsContract(Contract):
             {module for pattern in self.values["modules"] for module in evidence.expand(pattern)}
         )
 
-    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
+    def find(
+        self, evidence: Evidence, found: Findings, graph: ImportGraph | None
+    ) -> list[Violation]:
         reader = LoadReader.of(evidence)
         expected = set(self.values["expect_loaded"])
         forbidden = self.values["forbidden"]
@@ -97,9 +100,14 @@ class LoadsContract(Contract):
         loaded = closure.covered(self.values["forbidden"])
         if loaded:
             where = evidence.display_path(module)
-            found = tuple(_loaded_violation(closure, forbidden, where) for forbidden in loaded)
+            violations = tuple(
+                _loaded_violation(closure, forbidden, where) for forbidden in loaded
+            )
             return ItemResult(
-                module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, found, expected
+                module,
+                Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN,
+                violations,
+                expected,
             )
         if expected:
             return stale_expectation(self, module, found)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from layering.contracts._common import Findings
 from layering.contracts._importlinter import ImportLinterContract
@@ -10,6 +10,9 @@ from layering.domain.codes import PRIVATE_MODULE_IMPORT
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
+    from importlinter.domain.contract import ContractCheck
+
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.engine.evidence import Evidence
 
 
@@ -33,7 +36,7 @@ class PrivateModulesContract(ImportLinterContract):
     module_options = ("packages_with_private_modules",)
 
     def findings(
-        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+        self, evidence: Evidence, found: Findings, graph: ImportGraph, check: ContractCheck
     ) -> list[Violation]:
         """Each import of a private module from outside its parent package, statement by statement."""
         return self.link_findings(

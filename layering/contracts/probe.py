@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from layering.contracts._common import (
@@ -29,10 +29,12 @@ from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
 from layering.domain.probes import (
     MAX_TIMEOUT,
     LoadedBefore,
+    LoadedForbidden,
     ProbeOutcome,
     ProbeOutcomeKind,
     ProbeRequest,
     ProbeSetting,
+    RuntimeHop,
     is_environment_name,
     is_setup_entry,
 )
@@ -46,6 +48,7 @@ from layering.domain.results import (
 )
 
 if TYPE_CHECKING:
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.engine.evidence import Evidence
 
 _ERROR_CODES = {
@@ -336,7 +339,9 @@ class ProbeContract(Contract):
         python = self.settings.display_path(self.interpreter) if self.interpreter else ""
         return ProbeSetting(python, self.values["env"], self.values["setup"])
 
-    def find(self, evidence: Evidence, found: Findings, graph: Any) -> list[Violation]:
+    def find(
+        self, evidence: Evidence, found: Findings, graph: ImportGraph | None
+    ) -> list[Violation]:
         raise NotImplementedError("probe contracts are judged from probe outcomes")
 
     def judge(
@@ -449,7 +454,7 @@ class ProbeContract(Contract):
         )
 
     def _preloaded_violations(
-        self, evidence: Evidence, outcomes: Any, config_path: str
+        self, evidence: Evidence, outcomes: Iterable[ProbeOutcome], config_path: str
     ) -> list[tuple[ModulePattern, Violation]]:
         """A located error for each forbidden pattern that only names modules loaded before the import.
 
@@ -581,7 +586,7 @@ class ProbeContract(Contract):
             return ItemResult(module, Verdict.UNEXPECTEDLY_KEPT, (stale,), expected)
         return ItemResult(module, Verdict.KEPT, (), expected)
 
-    def _hop(self, hop: Any) -> Hop:
+    def _hop(self, hop: RuntimeHop) -> Hop:
         return Hop(
             importer=hop.importer or "<probe>",
             imported=hop.imported,
@@ -590,7 +595,9 @@ class ProbeContract(Contract):
             qualifiers=("parent package",) if hop.via_parent else (),
         )
 
-    def _loaded_violation(self, evidence: Evidence, module: str, loaded: Any) -> Violation:
+    def _loaded_violation(
+        self, evidence: Evidence, module: str, loaded: LoadedForbidden
+    ) -> Violation:
         hops = tuple(self._hop(hop) for hop in loaded.chain)
         first = next((h for h in hops if h.path), None)
         how = ""

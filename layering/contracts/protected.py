@@ -14,6 +14,9 @@ from layering.domain.codes import PROTECTED_IMPORT
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
+    from importlinter.domain.contract import ContractCheck
+
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.engine.evidence import Evidence
 
 
@@ -54,7 +57,7 @@ class ProtectedContract(ImportLinterContract):
         """A protected external package is a node of the graph only when externals are in it."""
         return bool(self._external_names(evidence))
 
-    def before_check(self, graph: Any, evidence: Evidence) -> None:
+    def before_check(self, graph: ImportGraph, evidence: Evidence) -> None:
         """An external package that nothing imports is not in the graph: add it, with no
         importers (it is protected from everyone), rather than let grimp fail."""
         super().before_check(graph, evidence)
@@ -63,7 +66,7 @@ class ProtectedContract(ImportLinterContract):
                 graph.add_module(name, is_squashed=True)
 
     def findings(
-        self, evidence: Evidence, found: Findings, graph: Any, check: Any
+        self, evidence: Evidence, found: Findings, graph: ImportGraph, check: ContractCheck
     ) -> list[Violation]:
         """Each import of a protected module by a module not allowed to, statement by statement."""
         links = [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from layering.domain.facts import ImportFact
@@ -19,7 +21,8 @@ class Allowance(NamedTuple):
     importer: ModulePattern | None = None
     names: tuple[str, ...] | None = None
     line: int = 0
-    index: int = -1
+    position: int = -1
+    """The allowance's position in its contract's `allow` list."""
 
     def excuses(self, fact: ImportFact) -> bool:
         if self.importer is not None and not self.importer.matches(fact.importer):
@@ -44,20 +47,25 @@ class Allowance(NamedTuple):
         return f"{importer}{self.module}{names}"
 
 
-def record_use(used: set, allowance: Allowance, fact: ImportFact) -> None:
+AllowanceUse = Allowance | tuple[Allowance, str]
+"""What `record_use` records: an allowance that excused an import, or (allowance, name) for
+each name a name-level one excused."""
+
+
+def record_use(used: set[AllowanceUse], allowance: Allowance, fact: ImportFact) -> None:
     """Mark `allowance` as used by `fact`, and for a name-level one, the name it excused."""
     used.add(allowance)
     if allowance.names is not None and fact.name is not None:
         used.add((allowance, fact.name))
 
 
-def unused(allowances: tuple[Allowance, ...] | list[Allowance], used: set) -> list[Allowance]:
+def unused(allowances: Sequence[Allowance], used: AbstractSet[AllowanceUse]) -> list[Allowance]:
     """The allowances that excused nothing: each must be removed, since allowances only shrink."""
     return sorted((a for a in allowances if a not in used), key=lambda a: (a.line, a.describe()))
 
 
 def unused_names(
-    allowances: tuple[Allowance, ...] | list[Allowance], used: set
+    allowances: Sequence[Allowance], used: AbstractSet[AllowanceUse]
 ) -> list[tuple[Allowance, str]]:
     """The names of used name-level allowances that no import takes: they shrink name by name."""
     return [

@@ -16,7 +16,7 @@ ALLOW = "allow"
 IGNORE_IMPORTS = "ignore_imports"
 EXPECT_LOADED = "expect_loaded"
 
-EntryValue = str | dict
+EntryValue = str | dict[str, str | list[str]]
 
 
 @dataclass(frozen=True)

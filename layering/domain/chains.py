@@ -17,7 +17,7 @@ found), so it is stable too, and it names the imports that bring the targets in.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
@@ -28,7 +28,8 @@ Chain = tuple[str, ...]
 
 
 class ChainsAndCut(NamedTuple):
-    """How many canonical chains run from the sources to the targets, and a minimum cut of them.
+    """How many canonical chains run from the sources to the targets (`chains`), and a minimum
+    cut of them.
 
     `cut` is sorted. For each import of the cut, `example` is the shortest chain through it
     (it may be none of the canonical chains: those are the shortest per start, and some imports
@@ -38,7 +39,7 @@ class ChainsAndCut(NamedTuple):
     examples. Only those chains are ever built: a count does not need the chains themselves.
     """
 
-    count: int
+    chains: int
     cut: tuple[Edge, ...]
     example: dict[Edge, Chain]
     through: dict[Edge, int]
@@ -128,10 +129,10 @@ class _Routes:
             len(chain) >= 2
             and chain[0] in self.sources
             and chain[1] in self.distance
-            and self.chain(chain[:2]) == chain
+            and self.chain((chain[0], chain[1])) == chain
         )
 
-    def crossing(self, cut: tuple[Edge, ...]) -> dict[Edge, int]:
+    def crossing(self, cut: Iterable[Edge]) -> dict[Edge, int]:
         """How many chains cross each import of `cut`. An import of a source is the start of
         one chain at most; any other is crossed by every chain whose walk reaches its importer
         and steps on to its imported module, and the walks merge, so their counts add up

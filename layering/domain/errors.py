@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 
@@ -42,7 +43,7 @@ class Terminated(BaseException):
     run kills the probes' process groups on its way out (the CLI then exits 143)."""
 
 
-def did_you_mean(word: str, choices: list[str] | set[str] | tuple[str, ...] | dict) -> str:
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' Did you mean 'x'?' for the closest of `choices`, or nothing."""
     import difflib  # only when there is a problem to report
 

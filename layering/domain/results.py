@@ -129,12 +129,13 @@ class StaleEntry(NamedTuple):
     """An allowance or expectation that no longer matches anything: it must go (they only shrink).
 
     `option` is the contract option that holds it (`allow`, `ignore_imports`, `expect_loaded`,
-    `expect`) and `index` its position in that list (None for a single value); `name`, when set,
-    is the one name of a name-level allowance that has gone stale (the rest are still used).
+    `expect`) and `position` where it stands in that list (None for a single value); `name`,
+    when set, is the one name of a name-level allowance that has gone stale (the rest are still
+    used).
     """
 
     option: str
-    index: int | None
+    position: int | None
     text: str
     name: str | None = None
 

@@ -52,7 +52,7 @@ def result_to_data(result: ContractResult) -> dict[str, Any]:
         "notes": list(result.notes),
         "source_path": result.source_path,
         "source_line": result.source_line,
-        "stale": [[e.option, e.index, e.text, e.name] for e in result.stale],
+        "stale": [[e.option, e.position, e.text, e.name] for e in result.stale],
         "chain_groups": [group_to_data(g) for g in result.chain_groups],
         "ignored_imports": result.ignored_imports,
         "items": [

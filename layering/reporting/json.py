@@ -92,7 +92,7 @@ def _contract(result: ContractResult) -> dict[str, Any]:
         "notes": list(result.notes),
         "items": [_item(i) for i in result.items],
         "stale": [
-            {"option": e.option, "index": e.index, "text": e.text, "name": e.name}
+            {"option": e.option, "index": e.position, "text": e.text, "name": e.name}
             for e in result.stale
         ],
         "cut": [entry for group in result.chain_groups for entry in cut_entries(group)],

@@ -238,7 +238,7 @@ def test_every_example_is_a_real_chain_through_its_import(graph):
 def test_canonical_chains_are_real_one_per_leading_import_and_all_cross_the_cut(graph):
     problem, found = solved(graph)
     cut = set(found.cut)
-    assert found.count == len(found.listed)
+    assert found.chains == len(found.listed)
     for chain in found.listed:
         assert problem.is_chain(chain), chain
         assert len(set(chain)) == len(chain), chain
@@ -300,7 +300,7 @@ _PRINT_RESULTS = textwrap.dedent(
         targets = set(rng.sample(modules, 3))
         excluded = set(rng.sample(modules, 1))
         found = chains_and_cut(imports, sources, targets, excluded, listed=10**9)
-        print(json.dumps([found.count, found.listed, found.cut, list(found.example.items()), list(found.through.items())]))
+        print(json.dumps([found.chains, found.listed, found.cut, list(found.example.items()), list(found.through.items())]))
     """
 )
 
