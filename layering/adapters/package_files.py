@@ -58,9 +58,12 @@ class PackageFiles:
         if not self.stamped:
             return None
         path = self.files.get(module)
+        if path is None:  # not a module of the walk
+            self.stamps[module] = (None, None)
+            return None
         try:
-            status = os.stat(path)  # type: ignore[arg-type]
-        except (OSError, TypeError):
+            status = os.stat(path)
+        except OSError:
             self.stamps[module] = (None, None)
             return None
         stamp = [path, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns]
@@ -68,7 +71,7 @@ class PackageFiles:
         if max(status.st_mtime_ns, status.st_ctime_ns) >= self.walked_ns - RACY_NS:
             from layering.adapters.result_cache import hashed_file
 
-            digest, again = hashed_file(path)  # type: ignore[arg-type]
+            digest, again = hashed_file(path)
             if again != stamp:
                 digest = ""  # changing as it is looked at
         self.stamps[module] = (stamp, digest)

@@ -416,10 +416,8 @@ class _ImportCollector(ast.NodeVisitor):
             children = getattr(node, field, None)
             if isinstance(children, list):
                 for child in children:
-                    if isinstance(child, ast.Import):
-                        self._record(child, is_from=False)
-                    elif isinstance(child, ast.ImportFrom):
-                        self._record(child, is_from=True)
+                    if isinstance(child, (ast.Import, ast.ImportFrom)):
+                        self._record(child)
                     elif isinstance(child, _COMPOUND):
                         self.visit(child)
 
@@ -465,7 +463,11 @@ class _ImportCollector(ast.NodeVisitor):
     # ast.Try's fields; checked as 3.10, there is no such method to disagree with
     visit_TryStar = visit_Try  # type: ignore[assignment, unused-ignore]
 
-    def _record(self, node: ast.Import | ast.ImportFrom, is_from: bool) -> None:
+    def _record(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.ImportFrom):
+            is_from, module, level = True, node.module, node.level
+        else:
+            is_from, module, level = False, None, 0
         scopes = self._scopes
         offset = self._offset
         names = tuple(
@@ -475,8 +477,8 @@ class _ImportCollector(ast.NodeVisitor):
         self.imports.append(
             RawImport(
                 is_from=is_from,
-                module=node.module if is_from else None,  # type: ignore[union-attr]
-                level=node.level if is_from else 0,  # type: ignore[union-attr]
+                module=module,
+                level=level,
                 names=names,
                 first_line=node.lineno + offset,
                 last_line=(node.end_lineno or node.lineno) + offset,
@@ -489,10 +491,10 @@ class _ImportCollector(ast.NodeVisitor):
         )
 
     def visit_Import(self, node: ast.Import) -> None:
-        self._record(node, is_from=False)
+        self._record(node)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        self._record(node, is_from=True)
+        self._record(node)
 
 
 class RawBinding(NamedTuple):

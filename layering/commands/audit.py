@@ -29,7 +29,7 @@ from layering.engine.evidence import Evidence
 from layering.engine.loads import LoadReader
 
 if TYPE_CHECKING:
-    from layering.contracts.probe import ProbeContract
+    from layering.contracts._common import Contract
 
 
 def audit(
@@ -43,7 +43,7 @@ def audit(
 
     evidence = Evidence(settings)
     selected, _ = load_contracts(settings, evidence, contract_ids)
-    contracts: list[ProbeContract] = [c for c in selected if c.runs_code]  # type: ignore[misc]
+    contracts = [c for c in selected if c.runs_code]
     if not contracts:
         named = f" among {', '.join(repr(i) for i in contract_ids)}" if contract_ids else ""
         raise ConfigError(
@@ -76,7 +76,7 @@ def audit(
     return AuditReport(settings.path, tuple(audits), settings.notes + tuple(reading.warnings))
 
 
-def _probed_requests(contract: ProbeContract, evidence: Evidence) -> list[ProbeRequest]:
+def _probed_requests(contract: Contract, evidence: Evidence) -> list[ProbeRequest]:
     """The contract's requests for its probed modules (its positive controls are not compared)."""
     probed = set(contract.probed_modules(evidence))
     return [
@@ -107,7 +107,7 @@ class _Reading:
         ]
         return self._outside + before
 
-    def audit_module(self, contract: ProbeContract, outcome: ProbeOutcome) -> ModuleAudit:
+    def audit_module(self, contract: Contract, outcome: ProbeOutcome) -> ModuleAudit:
         module = outcome.module
         if outcome.kind not in (ProbeOutcomeKind.CLEAN, ProbeOutcomeKind.LOADED):
             detail = outcome.detail.strip().splitlines()

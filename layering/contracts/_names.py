@@ -191,9 +191,10 @@ def stale_target_notes(
     for target in targets:
         modules = evidence.expand(target.module)
         defined = [evidence.defined_names(m) for m in modules]
-        if not modules or any(d is None for d in defined):
+        known = [d for d in defined if d is not None]
+        if not modules or len(known) < len(defined):
             continue
-        undefined = target.undefined(frozenset().union(*defined))  # type: ignore[arg-type]
+        undefined = target.undefined(frozenset().union(*known))
         if not undefined:
             continue
         listed = ", ".join(f"'{n}'" for n in undefined)

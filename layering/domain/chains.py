@@ -474,8 +474,8 @@ def _shortest_way_from_sources(
             parent[following] = current
             if following == module:
                 way = [module]
-                while parent[way[-1]] is not None:
-                    way.append(parent[way[-1]])  # type: ignore[arg-type]
+                while (previous := parent[way[-1]]) is not None:
+                    way.append(previous)
                 return way[::-1]
             queue.append(following)
     return None
@@ -498,8 +498,8 @@ def _shortest_way_to_targets(
             parent[following] = current
             if following in targets:
                 way = [following]
-                while parent[way[-1]] is not None:
-                    way.append(parent[way[-1]])  # type: ignore[arg-type]
+                while (previous := parent[way[-1]]) is not None:
+                    way.append(previous)
                 return way[::-1]
             queue.append(following)
     return None

@@ -80,7 +80,7 @@ def _fact_steps(fact: ImportFact) -> list[LoadStep]:
         )
         for depth, name in enumerate(executed)
     ]
-    if submodule:
+    if fact.name is not None and submodule:
         steps.append(
             LoadStep(
                 order=(fact.first_line, fact.line, len(executed)),
@@ -88,7 +88,7 @@ def _fact_steps(fact: ImportFact) -> list[LoadStep]:
                 imported=fact.imported,
                 path=fact.path,
                 line=fact.first_line,
-                names=(fact.name,),  # type: ignore[arg-type]
+                names=(fact.name,),
                 conditional=fact.conditional,
             )
         )
