@@ -98,7 +98,7 @@ class GrimpGraphSource:
             request.include_external_packages,
             files=request.files,
             digests=request.digests,
-            starts=starts,  # type: ignore[arg-type]  # build_graph reads it as a collection
+            starts=starts,
             also=also,
             readings=request.readings,
             warnings=request.warnings,
