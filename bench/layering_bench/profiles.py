@@ -34,9 +34,7 @@ CACHE_WRITERS = {
     # module's import signature, what each contract reaches, the verdicts as stored, the key of
     # the settings
     "layering/adapters/grimp_scan.py": re.compile(r"entries|signature|signature_of"),
-    "layering/deciding/cached.py": re.compile(
-        r"store|_summarize|verdicts|signed|settings_digest"
-    ),
+    "layering/deciding/cached.py": re.compile(r"store|_summarize|verdicts|signed|settings_digest"),
 }
 
 

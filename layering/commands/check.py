@@ -341,11 +341,12 @@ def _plan(
     if graph_contracts:
         evidence.walk()  # the graph and the result cache walk the whole package: walk it once, first
     reaches = [c.graph_reach(evidence) for c in graph_contracts]
+    known = [r for r in reaches if r is not None]
     reach = None
-    if reaches and all(r is not None for r in reaches):
+    if known and len(known) == len(reaches):
         reach = (
-            frozenset().union(*(r[0] for r in reaches)),  # type: ignore[index]
-            frozenset().union(*(r[1] for r in reaches)),  # type: ignore[index]
+            frozenset().union(*(starts for starts, _ in known)),
+            frozenset().union(*(also for _, also in known)),
         )
     externals = settings.include_external_packages or any(
         c.needs_external_packages(evidence) for c in graph_contracts

@@ -34,6 +34,7 @@ from layering.engine.relocation import relocate
 
 if TYPE_CHECKING:
     from layering.adapters.cache_builder import Hashed
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.adapters.grimp_scan import ModuleReading
     from layering.adapters.package_files import PackageFiles
     from layering.contracts._common import Contract
@@ -48,7 +49,8 @@ def decide_with_cache(
     """The results of the graph `contracts`, what the cache itself has to say, and each
     contract's warnings, reusing cached ones where the package's imports allow it."""
     settings_key = settings_digest(settings)
-    cache = result_cache.ResultCache(settings.cache_dir, settings_key)  # type: ignore[arg-type]
+    assert settings.cache_dir is not None  # a run without a cache does not come here
+    cache = result_cache.ResultCache(settings.cache_dir, settings_key)
     files = evidence.package_files
     # The configuration's text too, not only its options: results hold lines of it (a contract's
     # table, a stale entry), which any edit above them moves.
@@ -250,7 +252,7 @@ class _CachedRun:
         if not undecided:
             self.stored_graph = imports.to_data()
             self.depends = {**entry.depends, **{m: self.learned[m].signature for m in changed}}
-            return results  # type: ignore[return-value]
+            return [r for r in results if r is not None]
         self.depends = {
             m: d
             for m, d in entry.depends.items()
@@ -261,9 +263,8 @@ class _CachedRun:
         except SourceUnreadable:
             return None
         self._summarize(graph, index)
-        for position, result in self._decide_each(undecided).items():
-            results[position] = result
-        return results  # type: ignore[return-value]
+        decided = self._decide_each(undecided)
+        return [r if r is not None else decided[p] for p, r in enumerate(results)]
 
     def decide_all(self) -> list[ContractResult]:
         try:
@@ -284,7 +285,7 @@ class _CachedRun:
             self.warnings[position] = said
         return {position: d.result for position, d in zip(positions, decided)}
 
-    def _summarize(self, graph: Any, index: ModuleIndex) -> None:
+    def _summarize(self, graph: ImportGraph, index: ModuleIndex) -> None:
         """What each contract's chains reach in `graph`, before any contract takes its ignored
         imports out of it."""
         for position, contract in enumerate(self.contracts):

@@ -11,6 +11,7 @@ import graph (`GraphSource`); a test hands it a package held in memory.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Mapping
 from functools import cached_property
@@ -41,7 +42,7 @@ from layering.engine.ports import (
 if TYPE_CHECKING:
     from layering.adapters.cache_builder import CacheBuilder
     from layering.adapters.grimp_scan import ModuleReading
-    from layering.adapters.source_facts import ImportStatements, RawImport, RawNameUse
+    from layering.adapters.source_facts import ImportStatements, RawBinding, RawImport, RawNameUse
 
 
 class Evidence:
@@ -503,7 +504,7 @@ class Evidence:
         elif raw.binding.name is None:
             bound = (raw.binding.module or "").split(".")
         else:
-            base = self._absolute(importer, path, raw.binding)  # type: ignore[arg-type]  # a binding has level and module
+            base = self._absolute(importer, path, raw.binding)
             if base is None:
                 return []
             bound = [*base.split("."), raw.binding.name]
@@ -615,7 +616,8 @@ class Evidence:
         return GraphShares(self, users)
 
     def _resolve(self, importer: str, path: str, display: str, raw: RawImport) -> list[ImportFact]:
-        common = dict(
+        fact = functools.partial(
+            ImportFact,
             path=display,
             importer=importer,
             first_line=raw.first_line,
@@ -628,13 +630,7 @@ class Evidence:
         )
         if not raw.is_from:
             return [
-                ImportFact(
-                    line=n.line,
-                    imported=self._nearest_module(n.name),
-                    module=n.name,
-                    name=None,
-                    **common,
-                )
+                fact(line=n.line, imported=self._nearest_module(n.name), module=n.name, name=None)
                 for n in raw.names
             ]
         base = self._absolute(importer, path, raw)
@@ -644,12 +640,11 @@ class Evidence:
         for n in raw.names:
             candidate = f"{base}.{n.name}"
             imported = candidate if self.is_module(candidate) else self._nearest_module(base)
-            facts.append(
-                ImportFact(line=n.line, imported=imported, module=base, name=n.name, **common)
-            )
+            facts.append(fact(line=n.line, imported=imported, module=base, name=n.name))
         return facts
 
-    def _absolute(self, importer: str, path: str, raw: RawImport) -> str | None:
+    def _absolute(self, importer: str, path: str, raw: RawImport | RawBinding) -> str | None:
+        """The absolute name of what an import statement (or the binding it made) names."""
         if raw.level == 0:
             return raw.module
         package = (
