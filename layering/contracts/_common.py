@@ -27,7 +27,7 @@ from layering.domain.results import (
     StaleEntry,
     Verdict,
     Violation,
-    shown_names,
+    statement_message,
 )
 
 if TYPE_CHECKING:
@@ -641,7 +641,7 @@ def chain_group(
                 path=hop.path,
                 line=hop.line,
                 code=code(edge),
-                message=f"{hop.importer} imports {hop.imported}{shown_names(hop.names)}",
+                message=statement_message(hop.importer, hop.imported, hop.names),
                 importer=hop.importer,
                 imported=hop.imported,
                 names=hop.names,
@@ -668,13 +668,14 @@ def statement_violations(
     for group in by_statement.values():
         first = group[0]
         names = tuple(sorted({f.shown_name for f in group if f.shown_name}))
-        message = f"{first.importer} imports {first.imported}{shown_names(names)}"
+        detail = suffix(first) if suffix else ""
         violations.append(
             Violation(
                 path=first.path,
                 line=first.line,
                 code=code,
-                message=message + (suffix(first) if suffix else ""),
+                message=statement_message(first.importer, first.imported, names, detail),
+                detail=detail,
                 importer=first.importer,
                 imported=first.imported,
                 names=names,

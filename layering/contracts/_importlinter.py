@@ -26,7 +26,7 @@ from layering.contracts._common import (
 from layering.domain.chains import chains_and_cut, importers_of
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern
-from layering.domain.results import Violation, shown_names
+from layering.domain.results import Violation, statement_message
 
 if TYPE_CHECKING:
     from importlinter.domain.contract import ContractCheck
@@ -378,11 +378,14 @@ class ImportLinterContract(Contract):
                 path=hop.path,
                 line=hop.line,
                 code=self.violation_code,
-                message=f"{hop.importer} imports {hop.imported}{shown_names(hop.names)}{describe(importer, imported)}",
+                message=statement_message(
+                    hop.importer, hop.imported, hop.names, describe(importer, imported)
+                ),
                 importer=hop.importer,
                 imported=hop.imported,
                 names=hop.names,
                 qualifiers=hop.qualifiers,
+                detail=describe(importer, imported),
             )
             for importer, imported in sorted(set(links))
             for hop in evidence.statements(importer, imported)

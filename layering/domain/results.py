@@ -86,6 +86,9 @@ class Violation(NamedTuple):
     qualifiers: tuple[str, ...] = ()
     chain: tuple[Hop, ...] = ()
     column: int = 1
+    detail: str = ""
+    """What a statement finding says after its import (`statement_message`), kept apart so
+    that the statement can be read again at its line after an edit above it."""
 
     def render(self, with_code: bool = True) -> str:
         where = (
@@ -96,6 +99,14 @@ class Violation(NamedTuple):
         quals = f" [{', '.join(self.qualifiers)}]" if self.qualifiers else ""
         code = f"{self.code} " if with_code else ""
         return f"{where}{code}{self.message}{quals}"
+
+
+def statement_message(
+    importer: str, imported: str, names: tuple[str, ...], detail: str = ""
+) -> str:
+    """What a finding of one import statement says: `importer imports imported (names)`, then
+    its `detail` (", outside its package P")."""
+    return f"{importer} imports {imported}{shown_names(names)}{detail}"
 
 
 class CutImport(NamedTuple):

@@ -42,13 +42,19 @@ def hop_to_data(hop: Hop) -> dict[str, Any]:
     }
 
 
+def _violation_record(violation: Violation) -> dict[str, Any]:
+    """A finding as a result keeps it (`result_to_data`): as reported, and its `detail`."""
+    return {**violation_to_data(violation), "detail": violation.detail}
+
+
 def result_to_data(result: ContractResult) -> dict[str, Any]:
+    """A result as plain data, whole (the result cache keeps it; `result_from_data`)."""
     return {
         "id": result.contract_id,
         "name": result.name,
         "type": result.type_name,
         "verdict": result.verdict.value,
-        "violations": [violation_to_data(v) for v in result.violations],
+        "violations": [_violation_record(v) for v in result.violations],
         "notes": list(result.notes),
         "source_path": result.source_path,
         "source_line": result.source_line,
@@ -59,7 +65,7 @@ def result_to_data(result: ContractResult) -> dict[str, Any]:
             {
                 "key": item.key,
                 "verdict": item.verdict.value,
-                "violations": [violation_to_data(v) for v in item.violations],
+                "violations": [_violation_record(v) for v in item.violations],
                 "expected_broken": item.expected_broken,
             }
             for item in result.items
@@ -76,7 +82,7 @@ def group_to_data(group: ChainGroup) -> dict[str, Any]:
             {
                 "importer": cut.importer,
                 "imported": cut.imported,
-                "statements": [violation_to_data(v) for v in cut.statements],
+                "statements": [_violation_record(v) for v in cut.statements],
                 "chains": cut.chains,
                 "example": [hop_to_data(h) for h in cut.example],
             }
@@ -130,6 +136,7 @@ def _violation(data: dict[str, Any]) -> Violation:
         qualifiers=tuple(data["qualifiers"]),
         chain=tuple(_hop(h) for h in data["chain"]),
         column=data["column"],
+        detail=data["detail"],
     )
 
 

@@ -16,7 +16,7 @@ from layering.domain.results import (
     CutImport,
     Hop,
     Violation,
-    shown_names,
+    statement_message,
 )
 from layering.engine.evidence import Evidence
 
@@ -113,14 +113,13 @@ class _Relocator:
             return violation._replace(chain=chain)
         if violation.code not in STATEMENT_CODES:
             raise NotRelocatable(violation.code)
-        now = self._statement_now((violation.importer, violation.imported), violation.line)
-        said = f"{violation.importer} imports {violation.imported}{shown_names(violation.names)}"
-        if not violation.message.startswith(said):
-            raise NotRelocatable(violation.message)
-        message = (
-            f"{now.importer} imports {now.imported}{shown_names(now.names)}"
-            + violation.message[len(said) :]
+        said = statement_message(
+            violation.importer, violation.imported, violation.names, violation.detail
         )
+        if violation.message != said:  # not a statement's finding: it cannot be read again
+            raise NotRelocatable(violation.message)
+        now = self._statement_now((violation.importer, violation.imported), violation.line)
+        message = statement_message(now.importer, now.imported, now.names, violation.detail)
         return violation._replace(
             line=now.line, names=now.names, qualifiers=now.qualifiers, message=message, chain=chain
         )
