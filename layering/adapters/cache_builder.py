@@ -16,9 +16,11 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import signal
 import struct
 import sys
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple, Protocol
 
@@ -238,6 +240,8 @@ class _Process:
                 devnull = os.open(os.devnull, os.O_RDWR)
                 for stream in (0, 1, 2):
                     os.dup2(devnull, stream)
+                # Asked to stop (`cancel`), it unwinds: a file half written is removed.
+                signal.signal(signal.SIGTERM, _stop)
                 _lowest_priority()
                 problems = build(files, _frames(items_out), writer)
                 _write_all(reply_in, marshal.dumps(problems, MARSHAL_VERSION))
@@ -275,12 +279,27 @@ class _Process:
         return problems if isinstance(problems, list) else None
 
     def cancel(self) -> None:
+        """Stop the builder: asked first, so that it removes the file it is writing, killed if
+        it has not ended within a second."""
         with contextlib.suppress(OSError):
-            os.kill(self.pid, 9)
+            os.kill(self.pid, signal.SIGTERM)  # before its pipe ends, which would let it finish
         for descriptor in (self._items, self._reply):
             with contextlib.suppress(OSError):
                 os.close(descriptor)
+        for _ in range(100):
+            try:
+                if os.waitpid(self.pid, os.WNOHANG)[0]:
+                    return
+            except ChildProcessError:
+                return
+            time.sleep(0.01)
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
         _reap(self.pid)
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
 
 
 _READ = b"r"

@@ -808,7 +808,8 @@ def _serve_main():
     `setup_job` (None, or the roots, stubs and setup entries every job of the batch shares),
     and `slots`, a list of [job fd, reply fd] pairs the parent passed down);
     server -> parent: one JSON frame `{"ready": bool, "preloaded": [...], "problems": [...],
-    "setup_failed": bool}`. With a `setup_job`, the server prepares it once after the prelude
+    "culprits": [...], "setup_failed": bool}` (`culprits`: the prelude's modules whose import
+    brought in a problem). With a `setup_job`, the server prepares it once after the prelude
     (`_prepare`: roots, stubs, recorder, setup), so each child starts from the state setup left;
     if setup fails or leaves threads running (unsafe to fork), it is not ready and the parent
     starts a server whose children run setup themselves. If ready, the server forks one slot
@@ -827,11 +828,15 @@ def _serve_main():
         for fd in pair:
             os.set_inheritable(fd, False)
     baseline = set(sys.modules)
+    culprits = []
     for name in config["prelude"]:
+        before = set(sys.modules)
         try:
             __import__(name)
         except BaseException:
             pass
+        if _prelude_problems(set(sys.modules) - before, config):
+            culprits.append(name)
     preloaded = set(sys.modules) - baseline
     problems = _prelude_problems(preloaded, config)
     prepared, setup_failed = None, False
@@ -852,6 +857,7 @@ def _serve_main():
                 "ready": ready,
                 "preloaded": sorted(preloaded),
                 "problems": problems,
+                "culprits": culprits,
                 "setup_failed": setup_failed,
             }
         ).encode("ascii"),

@@ -921,7 +921,8 @@ class _ForkServers:
         self.prelude_problems: tuple[str, ...] = ()
 
     def start(self, count: int) -> list[_Slot]:
-        for _ in range(3):
+        narrowed = 0
+        for _ in range(5):
             slots, report = _start_fork_servers(self.config, count, self.interpreter)
             if slots:
                 self.preloaded = tuple(report["preloaded"])
@@ -931,10 +932,16 @@ class _ForkServers:
                 # child runs it itself, and reports how it fails.
                 self.config = dict(self.config, setup_job=None)
             elif report["problems"]:
-                # The prelude pulled in something this batch forbids, stubs or shadows: imports
-                # cannot be undone, so start again with no prelude at all.
+                # The prelude pulled in something this batch forbids, stubs or shadows (on
+                # Python 3.13 importlib.metadata imports json): imports cannot be undone, so
+                # start again without the modules that brought it in, twice at most (another
+                # may bring it in once they are gone), then with no prelude at all.
                 self.prelude_problems = tuple(report["problems"])
-                self.config = dict(self.config, prelude=[])
+                culprits = set(report.get("culprits") or ())
+                narrowed += 1
+                prelude = self.config["prelude"] if culprits and narrowed <= 2 else []
+                prelude = [name for name in prelude if name not in culprits]
+                self.config = dict(self.config, prelude=prelude)
             else:
                 break
         raise _ServerBroken(f"fork server refused to start: {report}")

@@ -350,8 +350,9 @@ def _toml_problem(path: str, text: str, error: Exception) -> Problem:
         found = re.search(r"\(at line (\d+), column (\d+)\)", message)
         if found:
             line, column = int(found.group(1)), int(found.group(2))
-    if not line and "end of document" in message:
-        line = max(1, len(lines_of(text)))
+    last = max(1, len(lines_of(text)))
+    if "end of document" in message or line > last:
+        line = last  # tomli (Python 3.10) says the line after the last; tomllib says none
     message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
     message = getattr(error, "msg", message)
     return Problem(

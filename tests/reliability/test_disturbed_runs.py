@@ -151,8 +151,13 @@ def test_ctrl_c_while_grimp_scans_is_one_line_and_exit_130_every_time(tmp_path):
         started = time.monotonic()
         report, _ = cli(tmp_path, "check", "--no-cache").communicate(timeout=120)
         whole_run = min(whole_run, time.monotonic() - started)
-    interrupted = 0
-    for fraction in (0.15, 0.25, 0.35, 0.45, 0.55, 0.65):
+    interrupted = tried = 0
+    # On a loaded machine a run may end sooner or later than the first two did: twelve tries at
+    # most, until four of them were interrupted.
+    for fraction in (0.15, 0.25, 0.35, 0.45, 0.55, 0.65) * 2:
+        if interrupted >= 4:
+            break
+        tried += 1
         process = cli(tmp_path, "check", "--no-cache")
         time.sleep(fraction * whole_run)
         os.killpg(process.pid, signal.SIGINT)
@@ -165,7 +170,9 @@ def test_ctrl_c_while_grimp_scans_is_one_line_and_exit_130_every_time(tmp_path):
         else:
             assert result.err == "layering: interrupted (Ctrl-C)\n", result
             interrupted += 1
-    assert interrupted >= 4, f"only {interrupted} of 6 runs were interrupted before they ended"
+    assert interrupted >= 4, (
+        f"only {interrupted} of {tried} runs were interrupted before they ended"
+    )
 
 
 SLEEPS = {
@@ -217,9 +224,9 @@ def test_a_signal_while_probes_run_kills_them_and_exits_with_its_code(tmp_path, 
         subprocess.CompletedProcess(process.args, process.returncode, out, err), codes=(code,)
     )
     assert result.err == f"layering: {said}\n", result
-    gone_by = time.monotonic() + 2
+    gone_by = time.monotonic() + 10  # killed at once; a loaded machine may take a while to reap
     while running(probe) and time.monotonic() < gone_by:
         time.sleep(0.05)
     if running(probe):
         os.kill(probe, signal.SIGKILL)
-        pytest.fail(f"the probe (pid {probe}) still ran 2 s after the run ended")
+        pytest.fail(f"the probe (pid {probe}) still ran 10 s after the run ended")
