@@ -6,7 +6,7 @@ shows a config example; it declares its options as `Option`s and implements `eva
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from layering.domain.allowances import (
@@ -146,6 +146,12 @@ def parse_allowance(value: Any, importer_required: bool) -> Allowance:
             names=names,
         )
     raise OptionError(f"an allowance is a string or a table, got {value!r}")
+
+
+def names_external_package(pattern: ModulePattern, root_packages: Sequence[str]) -> bool:
+    """Whether `pattern` is the name of a top-level package outside the root packages: the
+    graph keeps such a package whole, so an entry naming it stands for its submodules too."""
+    return "." not in pattern.text and not pattern.has_wildcard and pattern.text not in root_packages
 
 
 def import_expression(value: Any) -> tuple[ModulePattern, ModulePattern]:
@@ -388,7 +394,13 @@ class Contract:
                 )
                 continue
             allowances.append(
-                Allowance(allowance.module, allowance.importer, allowance.names, line, index)
+                allowance._replace(
+                    line=line,
+                    position=index,
+                    whole_package=names_external_package(
+                        allowance.module, self.settings.root_packages
+                    ),
+                )
             )
         return tuple(allowances)
 

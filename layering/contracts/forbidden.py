@@ -12,6 +12,7 @@ from layering.contracts._common import (
     chain_group,
     import_expression,
     matching_edges,
+    names_external_package,
     option,
     statement_violations,
 )
@@ -228,7 +229,14 @@ class ForbiddenContract(Contract):
         )
 
     def _is_ignored(self, importer: str, imported: str) -> bool:
-        return any(a.matches(importer) and b.matches(imported) for a, b in self.ignored)
+        return any(a.matches(importer) and self._names(b, imported) for a, b in self.ignored)
+
+    def _names(self, pattern: ModulePattern, imported: str) -> bool:
+        """Whether an ignored import's imported side names `imported`: an external package's
+        name stands for its submodules too, which the graph squashes into it."""
+        if names_external_package(pattern, self.settings.root_packages):
+            return pattern.covers(imported)
+        return pattern.matches(imported)
 
     def find(
         self, evidence: Evidence, found: Findings, graph: ImportGraph | None
@@ -266,17 +274,13 @@ class ForbiddenContract(Contract):
     def _find_direct(self, evidence: Evidence, found: Findings) -> list[Violation]:
         as_packages = self.values["as_packages"]
         forbidden = self._forbidden(evidence)
-        matched_ignores: set[int] = set()
         taken = []
         for source in self._sources(evidence):
             importers = [source, *evidence.descendants(source)] if as_packages else [source]
             targets = [f for f in forbidden if not self._overlap(source, f)]
             for importer in importers:
                 for fact in evidence.facts_of(importer):
-                    for position, (a, b) in enumerate(self.ignored):
-                        if a.matches(fact.importer) and b.matches(fact.imported):
-                            matched_ignores.add(position)
-                    if not any(self._hits(fact.imported, f, evidence) for f in targets):
+                    if not any(self._hits(fact, f, evidence) for f in targets):
                         continue
                     if self._is_ignored(fact.importer, fact.imported):
                         continue
@@ -284,13 +288,32 @@ class ForbiddenContract(Contract):
                         continue
                     taken.append(fact)
         return statement_violations(sorted(set(taken)), DIRECT_IMPORT) + self._unmatched_ignores(
-            matched_ignores, found
+            self._matched_ignores(evidence), found
         )
 
-    def _hits(self, imported: str, forbidden: str, evidence: Evidence) -> bool:
-        if self.values["as_packages"] or not evidence.is_internal(forbidden):
-            return is_within(imported, forbidden)
-        return imported == forbidden
+    def _matched_ignores(self, evidence: Evidence) -> set[int]:
+        """The ignored imports that name an import of the package, whoever its importer is (as
+        on the graph, where an ignored import is any edge it matches)."""
+        matched = set()
+        for position, (a, b) in enumerate(self.ignored):
+            if any(
+                self._names(b, fact.imported)
+                for importer in evidence.expand(a)
+                for fact in evidence.facts_of(importer)
+            ):
+                matched.add(position)
+        return matched
+
+    def _hits(self, fact: ImportFact, forbidden: str, evidence: Evidence) -> bool:
+        """Whether `fact` imports `forbidden`; of an external package, `from os import path`
+        may import the submodule `os.path`, which only the package's own files could tell."""
+        if not evidence.is_internal(forbidden):
+            return is_within(fact.imported, forbidden) or (
+                fact.name is not None and is_within(fact.dotted, forbidden)
+            )
+        if self.values["as_packages"]:
+            return is_within(fact.imported, forbidden)
+        return fact.imported == forbidden
 
     def _unmatched_ignores(self, matched: set[int], found: Findings) -> list[Violation]:
         return self.stale_ignores(

@@ -23,15 +23,24 @@ class Allowance(NamedTuple):
     line: int = 0
     position: int = -1
     """The allowance's position in its contract's `allow` list."""
+    whole_package: bool = False
+    """`module` names an external package, which the graph keeps whole: an import of any of its
+    submodules is an import of it (`"a -> pygments"` excuses `import pygments.lexers`), as a
+    report of the graph spells it."""
 
     def excuses(self, fact: ImportFact) -> bool:
         if self.importer is not None and not self.importer.matches(fact.importer):
             return False
         if self.names is None:
-            return self.module.matches(fact.imported) or (
-                fact.name is not None and self.module.matches(fact.dotted)
+            return self._names_module(fact.imported) or (
+                fact.name is not None and self._names_module(fact.dotted)
             )
-        return fact.name in self.names and self.module.matches(fact.module)
+        return fact.name in self.names and self._names_module(fact.module)
+
+    def _names_module(self, module: str) -> bool:
+        if self.whole_package:
+            return self.module.covers(module)
+        return self.module.matches(module)
 
     def excuses_edge(self, importer: str, imported: str) -> bool:
         """Whether a module-level allowance covers a whole import edge of the graph."""

@@ -583,18 +583,9 @@ def test_deciding_a_contract_twice_gives_the_same_decision(package: InMemoryPack
     assert [as_row(v) for v in contract.result(first).violations] == findings(run.result)
 
 
-# ------------------------------------------------------- known bugs (direct imports only)
+# ------------------------------------------ ignored imports and external packages, direct
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="with allow_indirect_imports = true an ignored import is matched only against the "
-    "imports of the source modules (ForbiddenContract._find_direct), not against every import of "
-    "the package as on the graph: an ignored import whose importer is not a source is reported "
-    "stale (LY030, BROKEN) although the import exists; import-linter keeps the contract, and so "
-    "does layering with allow_indirect_imports = false",
-)
 def test_an_ignored_import_of_a_module_that_is_no_source_matches_with_direct_imports_too() -> None:
     package = InMemoryPackage(
         {
@@ -618,15 +609,6 @@ def test_an_ignored_import_of_a_module_that_is_no_source_matches_with_direct_imp
     assert (direct.verdict, direct.violations, direct.stale) == (Verdict.KEPT, (), ())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="with allow_indirect_imports = true an ignored import of an external package "
-    "('pkg.c -> os') matches only a statement that imports the package itself (`import os`), not "
-    "one of its submodules (`import os.path`), which the graph squashes into 'os': the import is "
-    "reported (LY001) and the ignored import as stale (LY030); import-linter keeps the contract, "
-    "and so does layering with allow_indirect_imports = false",
-)
 def test_an_ignored_import_of_an_external_package_covers_its_submodules_with_direct_imports_too() -> (
     None
 ):
@@ -645,15 +627,6 @@ def test_an_ignored_import_of_an_external_package_covers_its_submodules_with_dir
     assert (direct.verdict, direct.violations, direct.stale) == (Verdict.KEPT, (), ())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="with allow_indirect_imports = true, forbidding a submodule of an external package "
-    "('os.path', which the configuration check invites: 'set allow_indirect_imports = true to "
-    "check direct imports of os.path') misses `from os import path`: ForbiddenContract._hits "
-    "looks at the module a statement imports ('os'), not at `<module>.<name>` ('os.path') as leaf "
-    "and the allowances do",
-)
 def test_a_forbidden_external_submodule_imported_by_name_from_its_package_is_found() -> None:
     package = InMemoryPackage(
         {
