@@ -21,14 +21,22 @@ from layering.commands.check import ProbeSelection, check_settings
 from layering.contracts import CONTRACT_TYPES, contract_class
 from layering.domain.baseline import (
     ALLOW,
+    EXHAUSTIVE_IGNORES,
     IGNORE_IMPORTS,
     Baseline,
     BaselineEntries,
     entries_excusing,
+    unlisted_layers,
 )
+from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.results import ContractResult, Verdict
 from layering.engine.config import IMPORTLINTER, Settings, settings_from_text
+
+
+STALE_CODES = frozenset({STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT})
+"""Findings of entries that were stale before the baseline: `prune`'s work, not a reason to
+refuse one."""
 
 
 def baseline(
@@ -54,10 +62,12 @@ def baseline(
         values = entries_excusing(
             result, option, name_level=option == ALLOW and settings.file_format != "ini"
         )
+        position = position_at_line[result.source_line]
         if values:
-            added.append(
-                BaselineEntries(_key(result), position_at_line[result.source_line], option, values)
-            )
+            added.append(BaselineEntries(_key(result), position, option, values))
+        unlisted = unlisted_layers(result)
+        if unlisted:
+            added.append(BaselineEntries(_key(result), position, EXHAUSTIVE_IGNORES, unlisted))
         if result.stale:
             left_alone.append(
                 f"contract '{result.name}' has {len(result.stale)} stale entries: `layering prune` removes them"
@@ -78,6 +88,19 @@ def baseline(
     after = check_settings(
         edited, [entries.contract for entries in added], probes, use_cache=False, jobs=jobs
     )
+    refused = _why_not_kept(after.results, report.results)
+    if refused:
+        # A baseline that would not keep what it baselines is not written: the file stays
+        # as it was, and the run says which contract and why (exit 1).
+        return Baseline(
+            tuple(added),
+            tuple(left_alone),
+            _not_kept(report.results),
+            None,
+            comment,
+            undecided,
+            refused,
+        )
     if not dry_run:
         try:
             write_atomically(settings.path, text)
@@ -110,6 +133,36 @@ def _option_for(result: ContractResult, settings: Settings) -> str:
 def _key(result: ContractResult) -> str:
     """The key `--contract` knows a contract by: its id, else its name."""
     return result.contract_id or result.name
+
+
+def _why_not_kept(
+    after: Sequence[ContractResult], before: Sequence[ContractResult]
+) -> tuple[str, ...]:
+    """Each baselined contract the edited configuration would not keep for a finding that was
+    not there before as a stale entry (which `prune` removes), with its first such findings:
+    what a refused baseline says."""
+    stale_before = {
+        (_key(r), v.code, v.message)
+        for r in before
+        for v in r.violations
+        if v.code in STALE_CODES
+    }
+    why = []
+    for result in after:
+        new = [
+            v for v in result.violations if (_key(result), v.code, v.message) not in stale_before
+        ]
+        if result.verdict.passes or not new:
+            continue
+        shown = [v.render() for v in new[:3]]
+        more = len(new) - len(shown)
+        why.append(
+            "; ".join(
+                [f"{result.name} ({result.verdict.label})", *shown]
+                + ([f"{more} more"] if more > 0 else [])
+            )
+        )
+    return tuple(why)
 
 
 def _not_kept(results: Sequence[ContractResult]) -> tuple[str, ...]:

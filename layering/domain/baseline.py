@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from layering.domain.codes import UNDECLARED_LAYER
 from layering.domain.results import ContractResult, Verdict
 
 ALLOW = "allow"
 IGNORE_IMPORTS = "ignore_imports"
 EXPECT_LOADED = "expect_loaded"
+EXHAUSTIVE_IGNORES = "exhaustive_ignores"
 
 EntryValue = str | dict[str, str | list[str]]
 
@@ -65,6 +67,22 @@ def entries_excusing(
     return tuple(value for _, value in sorted(values, key=lambda item: item[0]))
 
 
+def unlisted_layers(result: ContractResult) -> tuple[str, ...]:
+    """The `exhaustive_ignores` entries that excuse an exhaustive `layers` contract's unlisted
+    modules: each a child of a container, named as the option names it (by its last part)."""
+    if result.verdict is not Verdict.BROKEN:
+        return ()
+    return tuple(
+        sorted(
+            {
+                v.importer.rsplit(".", 1)[-1]
+                for v in result.violations
+                if v.code == UNDECLARED_LAYER and v.importer
+            }
+        )
+    )
+
+
 @dataclass(frozen=True)
 class Baseline:
     """What a baseline adds, what it left alone and why, and the contracts still not kept after it."""
@@ -76,8 +94,11 @@ class Baseline:
     """The configuration's new text (None when nothing is added)."""
     comment: str
     undecided: bool = False
+    refused: tuple[str, ...] = ()
+    """The baselined contracts the edited configuration would not keep (an entry that excuses
+    too little, or one that matches nothing): then nothing is written."""
 
     @property
     def exit_code(self) -> int:
         """2 when a contract could not be decided, 1 when one is not kept even so, else 0."""
-        return 2 if self.undecided else 1 if self.still_broken else 0
+        return 2 if self.undecided else 1 if self.still_broken or self.refused else 0

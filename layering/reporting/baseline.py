@@ -11,7 +11,7 @@ from layering.domain.baseline import Baseline, EntryValue
 def render(outcome: Baseline, config: str, file_format: str, dry_run: bool) -> str:
     """The entries as the file holds them (TOML: each with its comment; INI: after one comment
     line, as an INI value cannot hold a comment)."""
-    verb = "would add" if dry_run else "added"
+    verb = "would add" if dry_run or outcome.refused else "added"
     lines = []
     for entries in outcome.added:
         count = len(entries.values)
@@ -28,7 +28,13 @@ def render(outcome: Baseline, config: str, file_format: str, dry_run: bool) -> s
             f"{config}: nothing to baseline: no contract of the selection is broken by an import"
         )
     lines.extend(f"{config}: {note}" for note in outcome.left_alone)
-    if outcome.still_broken:
+    if outcome.refused:
+        lines.append(
+            f"{config}: nothing {'would be ' if dry_run else ''}written: with these entries a "
+            "baselined contract would still not be kept, for findings no entry excuses:"
+        )
+        lines.extend(f"  {why}" for why in outcome.refused)
+    elif outcome.still_broken:
         lines.append(f"{config}: still not kept: {', '.join(outcome.still_broken)}")
     elif outcome.added:
         lines.append(

@@ -294,3 +294,51 @@ def test_a_module_that_loads_a_forbidden_one_is_expected_to_load_it(project):
         "LY032 shop.util.helpers no longer loads a forbidden module: remove it from expect_loaded"
         in check.stdout
     )
+
+
+EXHAUSTIVE = {
+    "app/__init__.py": "",
+    "app/api/__init__.py": "",
+    "app/api/views.py": "",
+    "app/core/__init__.py": "",
+    "app/core/model.py": "import app.api.views\n",
+    "app/scripts/__init__.py": "",
+    "contracts.toml": """\
+root_packages = ["app"]
+
+[[contracts]]
+id = "layers"
+name = "Layers"
+type = "layers"
+containers = ["app"]
+layers = ["api", "core"]
+exhaustive = true
+""",
+}
+
+
+def test_an_unlisted_module_of_an_exhaustive_layers_contract_is_baselined_too(project):
+    """An exhaustive contract's unlisted child (LY015) gains an `exhaustive_ignores` entry
+    like any finding its entry, so the baseline keeps the contract; a new import up the layers
+    still breaks it."""
+    project.write(EXHAUSTIVE)
+    run = project.layering("baseline")
+    assert run.returncode == 0, run.stdout + run.stderr
+    after = (project.root / "contracts.toml").read_text()
+    assert added_lines(EXHAUSTIVE["contracts.toml"], after) == [
+        "ignore_imports = [",
+        f'    "app.core.model -> app.api.views", # {TODAY}',
+        "]",
+        "exhaustive_ignores = [",
+        f'    "scripts", # {TODAY}',
+        "]",
+    ]
+    kept = project.check()
+    assert kept.returncode == 0, kept.stdout + kept.stderr
+    project.write({"app/core/other.py": "from app.api import views\n"})
+    broken = project.check()
+    assert broken.returncode == 1, broken.stdout
+    assert [line.strip() for line in broken.stdout.splitlines() if ": LY" in line] == [
+        "app/core/other.py:1: LY011 app.core.other imports app.api.views"
+    ]
+
