@@ -142,10 +142,7 @@ def _why_not_kept(
     not there before as a stale entry (which `prune` removes), with its first such findings:
     what a refused baseline says."""
     stale_before = {
-        (_key(r), v.code, v.message)
-        for r in before
-        for v in r.violations
-        if v.code in STALE_CODES
+        (_key(r), v.code, v.message) for r in before for v in r.violations if v.code in STALE_CODES
     }
     why = []
     for result in after:

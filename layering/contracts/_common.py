@@ -151,7 +151,9 @@ def parse_allowance(value: Any, importer_required: bool) -> Allowance:
 def names_external_package(pattern: ModulePattern, root_packages: Sequence[str]) -> bool:
     """Whether `pattern` is the name of a top-level package outside the root packages: the
     graph keeps such a package whole, so an entry naming it stands for its submodules too."""
-    return "." not in pattern.text and not pattern.has_wildcard and pattern.text not in root_packages
+    return (
+        "." not in pattern.text and not pattern.has_wildcard and pattern.text not in root_packages
+    )
 
 
 def import_expression(value: Any) -> tuple[ModulePattern, ModulePattern]:
@@ -609,6 +611,8 @@ class Contract:
             stale=tuple(sorted(stale_entries, key=lambda e: (e.option, e.position or 0))),
             chain_groups=decision.chain_groups,
             ignored_imports=decision.ignored_imports,
+            allowances_used=len({u for u in decision.used if isinstance(u, Allowance)})
+            + sum(1 for item in decision.items if item.expected_broken),
         )
 
     def error(self, violations: tuple[Violation, ...]) -> ContractResult:

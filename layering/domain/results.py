@@ -166,6 +166,9 @@ class ContractResult(NamedTuple):
     stale: tuple[StaleEntry, ...] = ()
     chain_groups: tuple[ChainGroup, ...] = ()
     ignored_imports: int = 0
+    allowances_used: int = 0
+    """The contract's debt today: its `allow` and `expect_loaded` entries that excused a finding
+    (each counted once, however much it excused)."""
     probe_setting: ProbeSetting | None = None
     """For a probe contract: the interpreter, environment and setup its probes ran under."""
 

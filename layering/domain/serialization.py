@@ -61,6 +61,7 @@ def result_to_data(result: ContractResult) -> dict[str, Any]:
         "stale": [[e.option, e.position, e.text, e.name] for e in result.stale],
         "chain_groups": [group_to_data(g) for g in result.chain_groups],
         "ignored_imports": result.ignored_imports,
+        "allowances_used": result.allowances_used,
         "items": [
             {
                 "key": item.key,
@@ -163,4 +164,5 @@ def result_from_data(data: dict[str, Any]) -> ContractResult:
         stale=tuple(StaleEntry(*entry) for entry in data["stale"]),
         chain_groups=tuple(_group(g) for g in data["chain_groups"]),
         ignored_imports=data["ignored_imports"],
+        allowances_used=data["allowances_used"],
     )

@@ -107,6 +107,7 @@ def _contract(result: ContractResult) -> dict[str, Any]:
             for group in result.chain_groups
         ],
         "ignored_imports": result.ignored_imports,
+        "allowances_used": result.allowances_used,
         "probe": _probe_setting(result),
     }
 

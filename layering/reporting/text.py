@@ -44,10 +44,13 @@ def render_result(result: ContractResult, colour: bool = False) -> list[str]:
         if result.contract_id and result.contract_id != result.name
         else ""
     )
-    ignored = (
-        f" ({_count(result.ignored_imports, 'ignored import')})" if result.ignored_imports else ""
-    )
-    lines = [f"{result.name}{ident} {label}{ignored}"]
+    debt = []
+    if result.allowances_used:
+        debt.append(f"{_count(result.allowances_used, 'allowance')} in use")
+    if result.ignored_imports:
+        debt.append(_count(result.ignored_imports, "ignored import"))
+    excused = f" ({', '.join(debt)})" if debt else ""
+    lines = [f"{result.name}{ident} {label}{excused}"]
     if result.probe_setting is not None:
         lines.extend(f"  {line}" for line in result.probe_setting.lines())
     if result.verdict is Verdict.KEPT:

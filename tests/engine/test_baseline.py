@@ -342,3 +342,29 @@ def test_an_unlisted_module_of_an_exhaustive_layers_contract_is_baselined_too(pr
         "app/core/other.py:1: LY011 app.core.other imports app.api.views"
     ]
 
+
+def test_every_contract_carries_its_debt_after_a_baseline(project):
+    """After a baseline each contract says how many of its entries excuse a finding today, in
+    the text report and the JSON, and the number falls as the code is fixed."""
+    import json
+
+    project.write({**PACKAGE, "contracts.toml": CONTRACTS})
+    assert project.layering("baseline").returncode == 0
+    kept = project.check()
+    assert kept.returncode == 0, kept.stdout
+    assert [line for line in kept.stdout.splitlines() if " KEPT" in line] == [
+        "The domain does not reach the database [domain-no-db] KEPT (2 allowances in use)",
+        "prices imports nothing of util [prices-leaf] KEPT (2 allowances in use)",
+        "Layers [layers] KEPT (2 ignored imports)",
+    ]
+    data = json.loads(project.check("--format", "json").stdout)
+    assert [(c["allowances_used"], c["ignored_imports"]) for c in data["contracts"]] == [
+        (2, 0),
+        (2, 0),
+        (0, 2),
+    ]
+    project.write({"shop/domain/prices.py": "from shop.util.helpers import money, tax\n"})
+    assert project.layering("prune").returncode == 0
+    assert "prices imports nothing of util [prices-leaf] KEPT (1 allowance in use)" in (
+        project.check().stdout
+    )

@@ -111,7 +111,9 @@ def test_an_entry_spelled_as_the_finding_of_an_external_submodule_excuses_it(pro
         assert broken.returncode == 1, broken.stdout + broken.stderr
         assert "app._main imports pygments" in broken.stdout, broken.stdout
         for option in ("allow", "ignore_imports"):
-            excuse = f'{option} = ["app._main -> pygments", "app._main -> os", "app._main -> click"]'
+            excuse = (
+                f'{option} = ["app._main -> pygments", "app._main -> os", "app._main -> click"]'
+            )
             project.write({"contracts.toml": external_contract(allow_indirect, excuse)})
             for args in (("--no-cache",), (), ()):
                 kept = project.check(*args)
