@@ -33,7 +33,6 @@ from layering.domain.errors import ConfigError, Problem
 from layering.domain.results import ContractResult, Verdict
 from layering.engine.config import IMPORTLINTER, Settings, settings_from_text
 
-
 STALE_CODES = frozenset({STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT})
 """Findings of entries that were stale before the baseline: `prune`'s work, not a reason to
 refuse one."""
