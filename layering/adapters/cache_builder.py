@@ -280,13 +280,13 @@ class _Process:
 
     def cancel(self) -> None:
         """Stop the builder: asked first, so that it removes the file it is writing, killed if
-        it has not ended within a second."""
+        it has not ended within five seconds (a starved machine may take that long)."""
         with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGTERM)  # before its pipe ends, which would let it finish
         for descriptor in (self._items, self._reply):
             with contextlib.suppress(OSError):
                 os.close(descriptor)
-        for _ in range(100):
+        for _ in range(500):
             try:
                 if os.waitpid(self.pid, os.WNOHANG)[0]:
                     return

@@ -71,6 +71,10 @@ def _write_all(fd, data):
         view = view[written:]
 
 
+GO = b"go"
+"""The frame a slot server's parent sends once it holds a probe's pid: the probe may start."""
+
+
 def write_frame(fd, payload):
     """Write `payload` (bytes) on `fd` preceded by its length (4 bytes, big-endian)."""
     _write_all(fd, len(payload).to_bytes(4, "big") + payload)
@@ -896,15 +900,21 @@ def _serve_slot(job_fd, reply_fd, keep, startup, prepared, time):
         job = marshal.loads(frame)
         read_result, write_result = os.pipe()
         read_err, write_err = os.pipe()
+        go_r, go_w = os.pipe()
         start = time.monotonic()
         pid = os.fork()
         if pid == 0:
             try:
                 os.setpgid(0, 0)
-                for fd in (read_result, read_err, job_fd, reply_fd):
+                for fd in (read_result, read_err, job_fd, reply_fd, go_w):
                     os.close(fd)
                 os.dup2(write_err, 2)
                 os.close(write_err)
+                # No code of the module runs before the parent knows this process (its group
+                # is what a Ctrl-C kills): wait for its word, forwarded here; none, no probe.
+                if _read_exact(go_r, 1) is None:
+                    os._exit(0)
+                os.close(go_r)
                 for name in list(sys.modules):
                     if name not in keep:
                         del sys.modules[name]
@@ -913,11 +923,18 @@ def _serve_slot(job_fd, reply_fd, keep, startup, prepared, time):
                 os._exit(70)
         os.close(write_result)
         os.close(write_err)
+        os.close(go_r)
         try:
             os.setpgid(pid, pid)
         except OSError:
             pass
         write_frame(reply_fd, to_json({"pid": pid}).encode("ascii"))
+        if read_frame(job_fd) != GO:
+            os.close(go_w)
+            os.killpg(pid, 9)
+            os._exit(0)
+        _write_all(go_w, b"g")
+        os.close(go_w)
         report = supervise(pid, read_result, read_err, job["timeout"], start=start)
         write_frame(reply_fd, to_json(report).encode("ascii"))
 

@@ -966,6 +966,7 @@ class _ForkServer(_Runner):
             started = slot.receive(time.monotonic() + SERVER_START_TIMEOUT)
             with self._lock:
                 self._child = int(started["pid"])
+            slot.send(probe_child.GO)  # known now: killed with the rest on Ctrl-C or SIGTERM
             report = slot.receive(time.monotonic() + request.timeout + SERVER_GRACE)
             with self._lock:
                 self._child = None
