@@ -19,6 +19,7 @@ from layering.adapters.config_editor import (
 )
 from layering.commands.check import ProbeSelection, check_settings
 from layering.contracts import CONTRACT_TYPES, contract_class
+from layering.contracts._common import KNOWN_CHAINS
 from layering.domain.baseline import (
     ALLOW,
     EXHAUSTIVE_IGNORES,
@@ -26,6 +27,7 @@ from layering.domain.baseline import (
     Baseline,
     BaselineEntries,
     entries_excusing,
+    known_chains_excusing,
     unlisted_layers,
 )
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
@@ -48,7 +50,8 @@ def baseline(
 ) -> Baseline:
     """Add, to every broken contract of the selection, the entries that excuse its findings,
     and write the file unless `dry_run`."""
-    report = check_settings(settings, contract_ids, probes, jobs=jobs)
+    by_pairs = settings.dialect != IMPORTLINTER and settings.file_format != "ini"
+    report = check_settings(settings, contract_ids, probes, jobs=jobs, chain_ends=by_pairs)
     position_at_line = {spec.line: spec.index for spec in settings.contracts}
     added: list[BaselineEntries] = []
     left_alone: list[str] = []
@@ -58,10 +61,22 @@ def baseline(
             left_alone.append(f"contract '{result.name}' could not be decided: left alone")
             continue
         option = _option_for(result, settings)
+        pairs = (
+            known_chains_excusing(result)
+            if by_pairs
+            and result.type_name in CONTRACT_TYPES
+            and contract_class(result.type_name).takes_known_chains
+            else ()
+        )
         values = entries_excusing(
-            result, option, name_level=option == ALLOW and settings.file_format != "ini"
+            result,
+            option,
+            name_level=option == ALLOW and settings.file_format != "ini",
+            chains=not pairs,
         )
         position = position_at_line[result.source_line]
+        if pairs:
+            added.append(BaselineEntries(_key(result), position, KNOWN_CHAINS, pairs))
         if values:
             added.append(BaselineEntries(_key(result), position, option, values))
         unlisted = unlisted_layers(result)

@@ -259,6 +259,7 @@ def check_settings(
     python: str | None = None,
     cache_results: bool = True,
     kept: list[object] | None = None,
+    chain_ends: bool = False,
 ) -> RunReport:
     """Decide the selected contracts of `settings`, listing `chains` chains per group of chains
     beyond one example per import of its cut; `python` (`--python`) is the probes' interpreter.
@@ -266,9 +267,13 @@ def check_settings(
     must not push a team's contracts out of the cache). `kept`, when given, keeps the run's
     evidence (the graph, what was read) instead of freeing it as the run ends: a process about
     to leave need not free it object by object (homeassistant's layers and independence: 10 ms
-    without the cache, 30 ms with it)."""
+    without the cache, 30 ms with it). `chain_ends`: each group of chains records the pairs of
+    modules its chains join (what a baseline writes)."""
     with _collector_paused():
-        evidence = Evidence(settings, RunPlan(keeps_cache=use_cache, listed_chains=chains))
+        evidence = Evidence(
+            settings,
+            RunPlan(keeps_cache=use_cache, listed_chains=chains, records_chain_ends=chain_ends),
+        )
         if kept is not None:
             kept.append(evidence)
         contracts, skipped = load_contracts(settings, evidence, contract_ids, probes)
@@ -356,6 +361,7 @@ def _plan(
         listed_chains=chains,
         graph_reach=reach,
         include_external_packages=externals,
+        records_chain_ends=evidence.records_chain_ends,
     )
 
 

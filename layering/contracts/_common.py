@@ -18,6 +18,7 @@ from layering.domain.allowances import (
 )
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 from layering.domain.errors import Problem, did_you_mean
+from layering.domain.known_chains import KnownChain, groups_of, parse_known_chain, unknown_pairs
 from layering.domain.patterns import ModulePattern, is_dotted_name
 from layering.domain.results import (
     ChainGroup,
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from layering.engine.reach import ChainPair
 
 COMMON_OPTIONS = ("id", "name", "type", "expect")
+KNOWN_CHAINS = "known_chains"
 
 
 class OptionError(ValueError):
@@ -218,6 +220,8 @@ class Decision(NamedTuple):
     ignored_imports: int = 0
     off_chain: frozenset[Allowance] = frozenset()
     """Allowances whose import exists but lies on no chain the contract is about."""
+    known_used: frozenset[int] = frozenset()
+    """The positions of the known chains that name a pair the contract's chains join."""
     notes: tuple[str, ...] = ()
     items: tuple[ItemResult, ...] = ()
     stale: tuple[Violation, ...] = ()
@@ -236,6 +240,7 @@ class Findings:
         self.alerts: list[str] = []
         self.ignored_imports = 0
         self.off_chain: set[Allowance] = set()
+        self.known_used: set[int] = set()
         self.notes: tuple[str, ...] = ()
         self.items: tuple[ItemResult, ...] = ()
         self.stale: list[Violation] = []
@@ -249,6 +254,7 @@ class Findings:
             alerts=tuple(self.alerts),
             ignored_imports=self.ignored_imports,
             off_chain=frozenset(self.off_chain),
+            known_used=frozenset(self.known_used),
             notes=self.notes,
             items=self.items,
             stale=tuple(self.stale),
@@ -270,6 +276,9 @@ class Contract:
     allowance_needs_importer: ClassVar[bool] = True
     baseline_option: ClassVar[str] = "ignore_imports"
     """The option `layering baseline` adds a finding's excuse to."""
+    takes_known_chains: ClassVar[bool] = False
+    """Whether the type's chains can be excused by pair (`known_chains`, what a baseline of a
+    contract with chains writes in layering's own configuration)."""
 
     def __init__(self, spec: ContractSpec, settings: Settings) -> None:
         self.spec = spec
@@ -282,7 +291,59 @@ class Contract:
         name, contract_id = raw.get("name"), raw.get("id")
         self.name = name if isinstance(name, str) else f"{self.type_name} #{spec.index + 1}"
         self.contract_id = contract_id if isinstance(contract_id, str) else ""
+        self.known_chains: tuple[KnownChain, ...] = ()
         self._read_options(raw)
+        if self.takes_known_chains and KNOWN_CHAINS in raw:
+            self.known_chains = self._read_known_chains(raw[KNOWN_CHAINS])
+
+    def _read_known_chains(self, raw: Any) -> tuple[KnownChain, ...]:
+        """Each entry of `known_chains`, with the line it stands on."""
+        known = []
+        for index, entry in enumerate(raw if isinstance(raw, list) else [raw]):
+            line = self.spec.line_of_entry(KNOWN_CHAINS, index)
+            try:
+                chain = parse_known_chain(entry)
+            except ValueError as error:
+                self.problems.append(
+                    Problem(
+                        self.settings.path,
+                        line,
+                        f"contract '{self.name}', option '{KNOWN_CHAINS}': {error}",
+                    )
+                )
+                continue
+            known.append(chain._replace(line=line, position=index))
+        return tuple(known)
+
+    def chains_to_report(
+        self,
+        evidence: Evidence,
+        imports: Mapping[str, Any],
+        sources: set[str],
+        targets: set[str],
+        excluded: set[str],
+        found: Findings,
+    ) -> list[tuple[set[str], set[str], set[str], tuple[tuple[str, str], ...]]]:
+        """(sources, targets, excluded, ends) for each group of chains the contract reports:
+        the group as given, or with known chains, the starts and ends of the pairs they do not
+        name, every other source and target excluded so that each chain listed is one of them.
+        `ends` holds the pairs of the group's chains, where the run records them."""
+        if not self.known_chains and not evidence.records_chain_ends:
+            return [(sources, targets, excluded, ())]
+        from layering.domain.chains import chain_ends
+
+        ends = chain_ends(imports, sources, targets, excluded)
+        if not self.known_chains:
+            pairs = tuple(sorted((s, t) for s, ends_of in ends.items() for t in ends_of))
+            return [(sources, targets, excluded, pairs)]
+        groups = []
+        for starts, finishes in groups_of(
+            unknown_pairs(ends, self.known_chains, found.known_used)
+        ):
+            others = (sources - starts) | (targets - finishes)
+            pairs = tuple(sorted((s, t) for s in starts for t in finishes))
+            groups.append((set(starts), set(finishes), excluded | others, pairs))
+        return groups
 
     @property
     def key(self) -> str:
@@ -344,6 +405,8 @@ class Contract:
 
     def _read_options(self, raw: dict[str, Any]) -> None:
         known = set(self.options) | set(COMMON_OPTIONS)
+        if self.takes_known_chains:
+            known.add(KNOWN_CHAINS)
         for key in sorted(set(raw) - known):
             self.problem(
                 key,
@@ -548,6 +611,10 @@ class Contract:
             stale_entries.append(
                 StaleEntry("allow", allowance.position, allowance.describe(), name)
             )
+        for chain in self.known_chains:
+            if chain.position not in decision.known_used:
+                stale.append(self._stale_known_chain(chain))
+                stale_entries.append(StaleEntry(KNOWN_CHAINS, chain.position, chain.describe()))
         return self.verdict(findings, stale + list(decision.stale), decision, stale_entries)
 
     def _stale_allowance(self, allowance: Allowance, off_chain: bool) -> Violation:
@@ -561,6 +628,14 @@ class Contract:
                 if off_chain
                 else f"allowance '{allowance.describe()}' matches no import: remove it (allowances only shrink)"
             ),
+        )
+
+    def _stale_known_chain(self, chain: KnownChain) -> Violation:
+        return Violation(
+            path=self.settings.display_path(self.settings.path),
+            line=chain.line or self.spec.line,
+            code=STALE_ALLOWANCE,
+            message=f"known chain '{chain.describe()}': no chain of the contract joins these modules any more: remove it (known chains only shrink)",
         )
 
     def _stale_name(self, allowance: Allowance, name: str) -> Violation:
@@ -612,6 +687,7 @@ class Contract:
             chain_groups=decision.chain_groups,
             ignored_imports=decision.ignored_imports,
             allowances_used=len({u for u in decision.used if isinstance(u, Allowance)})
+            + len(decision.known_used)
             + sum(1 for item in decision.items if item.expected_broken),
         )
 
@@ -644,6 +720,8 @@ def chain_group(
     target: str,
     code: Callable[[Edge], str],
     facts: dict[Edge, list[ImportFact]] | None = None,
+    ends: tuple[Edge, ...] = (),
+    beside_known: bool = False,
 ) -> ChainGroup:
     """A cut and its chains as a report shows them: one finding per import statement of each
     import of the cut, its example chain located; most-crossed imports first. Only the files of
@@ -669,7 +747,9 @@ def chain_group(
         cut.append(CutImport(edge[0], edge[1], statements, found.through[edge], example))
     cut.sort(key=lambda c: (-c.chains, c.importer, c.imported))
     listed = tuple(evidence.locate(chain, facts) for chain in found.listed)
-    return ChainGroup(source, target, found.chains, tuple(cut), listed, found.shown)
+    return ChainGroup(
+        source, target, found.chains, tuple(cut), listed, found.shown, ends, beside_known
+    )
 
 
 def statement_violations(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from layering.contracts._common import (
     COMMON_OPTIONS,
+    KNOWN_CHAINS,
     Contract,
     ContractInvalid,
     Findings,
@@ -118,9 +119,12 @@ class ImportLinterContract(Contract):
         except ContractTypeUnavailable as unavailable:
             self.problem("type", f"contract '{self.name}': {unavailable}")
             return
+        layering_only = set(COMMON_OPTIONS) | (
+            {KNOWN_CHAINS} if self.takes_known_chains else set()
+        )
         known = {
             name for name in dir(klass) if isinstance(getattr(klass, name), fields.Field)
-        } | set(COMMON_OPTIONS)
+        } | layering_only
         for key in sorted(set(raw) - known):
             self.problem(
                 key,
@@ -128,11 +132,11 @@ class ImportLinterContract(Contract):
                 hint=f"options of '{self.type_name}': " + ", ".join(sorted(known)),
             )
         options = {}
-        for key in sorted(known & set(raw) - set(COMMON_OPTIONS)):
+        for key in sorted(known & set(raw) - layering_only):
             value = self._as_importlinter_value(key, raw[key])
             if value is not None:
                 options[key] = value
-        if len(options) < len(known & set(raw) - set(COMMON_OPTIONS)):
+        if len(options) < len(known & set(raw) - layering_only):
             return
         options["name"] = self.name
         session: dict[str, Any] = {"root_packages": list(self.settings.root_packages)}
@@ -347,23 +351,31 @@ class ImportLinterContract(Contract):
         violations: list[Violation] = []
         for importer, imported, left_out in pairs:
             left_out_members = {m for x in left_out for m in members(graph, x)}
-            chains = chains_and_cut(
-                imports,
-                members(graph, importer),
-                members(graph, imported),
-                left_out_members,
-                evidence.listed_chains,
-                importers=importers,
+            sources, targets = members(graph, importer), members(graph, imported)
+            reported = self.chains_to_report(
+                evidence, imports, sources, targets, left_out_members, found
             )
-            if (
-                not chains.cut
-            ):  # import-linter saw a route that layering cannot trace: show its report
-                return ImportLinterContract.findings(self, evidence, found, graph, check)
-            group = chain_group(
-                evidence, chains, importer, imported, lambda _: self.violation_code
-            )
-            found.chain_groups.append(group)
-            violations.extend(v for cut in group.cut for v in cut.statements)
+            for starts, ends, excluded, known_ends in reported:
+                chains = chains_and_cut(
+                    imports, starts, ends, excluded, evidence.listed_chains, importers=importers
+                )
+                if not chains.cut and not self.known_chains:
+                    # import-linter saw a route that layering cannot trace: show its report
+                    return ImportLinterContract.findings(self, evidence, found, graph, check)
+                if not chains.cut:
+                    continue
+                whole = starts == sources and ends == targets
+                group = chain_group(
+                    evidence,
+                    chains,
+                    importer if whole else ", ".join(sorted(starts)),
+                    imported if whole else ", ".join(sorted(ends)),
+                    lambda _: self.violation_code,
+                    ends=known_ends,
+                    beside_known=bool(self.known_chains),
+                )
+                found.chain_groups.append(group)
+                violations.extend(v for cut in group.cut for v in cut.statements)
         return violations
 
     def link_findings(

@@ -79,6 +79,7 @@ class ForbiddenContract(Contract):
 
     type_name = "forbidden"
     baseline_option = "allow"
+    takes_known_chains = True
     options = {
         "source_modules": option("patterns", "modules that must not import", required=True),
         "forbidden_modules": option("patterns", "modules they must not import", default=()),
@@ -151,6 +152,12 @@ class ForbiddenContract(Contract):
         return targets
 
     def validate(self, evidence: Evidence) -> None:
+        if self.known_chains and not self.needs_graph:
+            self.problem(
+                "known_chains",
+                f"contract '{self.name}': known_chains excuse chains, and this contract checks direct imports only (allow_indirect_imports = true)",
+                hint='excuse a direct import with allow = ["importer -> module"]',
+            )
         require_target_modules(self, evidence, "forbidden_names", self.name_targets)
         self.require_matches(evidence, "source_modules", self.values["source_modules"])
         self.require_matches(
@@ -373,29 +380,41 @@ class ForbiddenContract(Contract):
         for group_sources, targets in self._pairings(sources, forbidden):
             source_members = _members_of_all(graph, group_sources, as_packages)
             target_members = _members_of_all(graph, targets, as_packages)
-            chains = chains_and_cut(
-                imports,
-                source_members,
-                target_members,
-                listed=evidence.listed_chains,
-                importers=importers,
+            reported = self.chains_to_report(
+                evidence, imports, source_members, target_members, set(), found
             )
-            if not chains.cut:
-                continue
-            group = chain_group(
-                evidence,
-                chains,
-                self._label(group_sources, sources, "source_modules"),
-                self._label(targets, forbidden, "forbidden_modules"),
-                lambda edge: (
-                    DIRECT_IMPORT
-                    if edge[0] in source_members and edge[1] in target_members
-                    else INDIRECT_IMPORT
-                ),
-                partially_excused,
-            )
-            found.chain_groups.append(group)
-            violations.extend(v for cut in group.cut for v in cut.statements)
+            for starts, ends, excluded, pairs in reported:
+                chains = chains_and_cut(
+                    imports,
+                    starts,
+                    ends,
+                    excluded,
+                    listed=evidence.listed_chains,
+                    importers=importers,
+                )
+                if not chains.cut:
+                    continue
+                whole = starts == source_members and ends == target_members
+                group = chain_group(
+                    evidence,
+                    chains,
+                    self._label(group_sources, sources, "source_modules")
+                    if whole
+                    else ", ".join(sorted(starts)),
+                    self._label(targets, forbidden, "forbidden_modules")
+                    if whole
+                    else ", ".join(sorted(ends)),
+                    lambda edge: (
+                        DIRECT_IMPORT
+                        if edge[0] in source_members and edge[1] in target_members
+                        else INDIRECT_IMPORT
+                    ),
+                    partially_excused,
+                    pairs,
+                    beside_known=bool(self.known_chains),
+                )
+                found.chain_groups.append(group)
+                violations.extend(v for cut in group.cut for v in cut.statements)
         violations.extend(self._unmatched_ignores(matched_ignores, found))
         found.ignored_imports = len(set(removed))
         return violations

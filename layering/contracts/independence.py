@@ -35,6 +35,7 @@ class IndependenceContract(ImportLinterContract):
     """
 
     type_name = "independence"
+    takes_known_chains = True
     importlinter_class = "importlinter.contracts.independence.IndependenceContract"
     violation_code = INDEPENDENCE_IMPORT
 

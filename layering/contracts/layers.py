@@ -45,6 +45,7 @@ class LayersContract(ImportLinterContract):
     """
 
     type_name = "layers"
+    takes_known_chains = True
     importlinter_class = "importlinter.contracts.layers.LayersContract"
     violation_code = LAYERS_IMPORT
 

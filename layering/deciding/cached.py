@@ -60,6 +60,7 @@ def decide_with_cache(
             result_cache.config_digest(settings.path),
             [c.spec.options for c in contracts],
             chains,
+            evidence.records_chain_ends,
         ]
     )
     # Which modules are packages too: a module made a package (`c.py` to `c/__init__.py`) reads

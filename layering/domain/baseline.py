@@ -32,20 +32,23 @@ class BaselineEntries:
 
 
 def entries_excusing(
-    result: ContractResult, option: str, name_level: bool = True
+    result: ContractResult, option: str, name_level: bool = True, chains: bool = True
 ) -> tuple[EntryValue, ...]:
     """The entries of `option` that excuse every finding of `result` (none unless it is broken).
 
     `name_level` is false where the configuration cannot say names (import-linter's own
-    `ignore_imports`): every entry is then `importer -> imported`.
+    `ignore_imports`): every entry is then `importer -> imported`. Without `chains`, the
+    imports of the chains' cuts are left out: known chains excuse those (`known_chains_excusing`).
     """
     if result.verdict is not Verdict.BROKEN:
         return ()
     if option == EXPECT_LOADED:
         return tuple(sorted(item.key for item in result.items if item.verdict is Verdict.BROKEN))
-    whole: set[tuple[str, str]] = {
-        (cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut
-    }
+    whole: set[tuple[str, str]] = (
+        {(cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut}
+        if chains
+        else set()
+    )
     in_cut = {v for group in result.chain_groups for cut in group.cut for v in cut.statements}
     names: dict[tuple[str, str], set[str]] = {}
     for violation in result.violations:
@@ -65,6 +68,16 @@ def entries_excusing(
         if pair not in whole
     ]
     return tuple(value for _, value in sorted(values, key=lambda item: item[0]))
+
+
+def known_chains_excusing(result: ContractResult) -> tuple[str, ...]:
+    """The known chains that excuse every chain of `result` today, and no chain between any
+    other pair of modules: each pair its chains join, `start -> end`, sorted."""
+    if result.verdict is not Verdict.BROKEN:
+        return ()
+    return tuple(
+        sorted({f"{start} -> {end}" for group in result.chain_groups for start, end in group.ends})
+    )
 
 
 def unlisted_layers(result: ContractResult) -> tuple[str, ...]:

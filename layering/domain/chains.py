@@ -17,7 +17,7 @@ found), so it is stable too, and it names the imports that bring the targets in.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
@@ -503,3 +503,107 @@ def _shortest_way_to_targets(
                 return way[::-1]
             queue.append(following)
     return None
+
+
+def chain_ends(
+    imports: Imports,
+    sources: AbstractSet[str],
+    targets: AbstractSet[str],
+    excluded: AbstractSet[str] = frozenset(),
+) -> dict[str, frozenset[str]]:
+    """For each source module with a chain to a target, the targets its chains end at: the
+    pairs of modules a contract's chains join, which a baseline knows a contract by (a new
+    chain between a pair that had none is a new violation, whatever imports it reuses).
+
+    Chains as `chains_and_cut` counts them: their interior avoids the sources, the targets and
+    `excluded`. Each interior module's targets are found once, as a bit set, over the strongly
+    connected components of the interior (an import cycle shares one set): linear in the
+    imports, whatever the number of sources.
+    """
+    sources = frozenset(sources) - excluded
+    targets = frozenset(targets) - sources - excluded
+    bit = {target: 1 << index for index, target in enumerate(sorted(targets))}
+    ends_of = sorted(targets)
+    blocked = sources | targets | excluded
+
+    def direct(module: str) -> int:
+        found = 0
+        for imported in imports.get(module, ()):
+            found |= bit.get(imported, 0)
+        return found
+
+    reach = _interior_reach(imports, sources, blocked, direct)
+    found: dict[str, frozenset[str]] = {}
+    for source in sorted(sources):
+        bits = direct(source)
+        for imported in imports.get(source, ()):
+            if imported not in blocked:
+                bits |= reach[imported]
+        if bits:
+            found[source] = frozenset(t for i, t in enumerate(ends_of) if bits >> i & 1)
+    return found
+
+
+def _interior_reach(
+    imports: Imports,
+    sources: AbstractSet[str],
+    blocked: AbstractSet[str],
+    direct: Callable[[str], int],
+) -> dict[str, int]:
+    """The targets (as bits) each interior module the sources import reaches through the
+    interior: Tarjan's components, iteratively, each finished after every one it reaches."""
+    reach: dict[str, int] = {}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    counter = 0
+    starts = sorted({m for source in sources for m in imports.get(source, ()) if m not in blocked})
+    for start in starts:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(imports.get(start, ()))))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            module, onward = work[-1]
+            advanced = False
+            for imported in onward:
+                if imported in blocked:
+                    continue
+                if imported not in index:
+                    index[imported] = low[imported] = counter
+                    counter += 1
+                    stack.append(imported)
+                    on_stack.add(imported)
+                    work.append((imported, iter(sorted(imports.get(imported, ())))))
+                    advanced = True
+                    break
+                if imported in on_stack:
+                    low[module] = min(low[module], index[imported])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[module])
+            if low[module] == index[module]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == module:
+                        break
+                members = set(component)
+                bits = 0
+                for member in component:
+                    bits |= direct(member)
+                    for imported in imports.get(member, ()):
+                        if imported not in blocked and imported not in members:
+                            bits |= reach[imported]
+                for member in component:
+                    reach[member] = bits
+    return reach

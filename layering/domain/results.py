@@ -134,6 +134,11 @@ class ChainGroup(NamedTuple):
     cut: tuple[CutImport, ...]
     listed: tuple[tuple[Hop, ...], ...] = ()
     shown: int = 0
+    ends: tuple[tuple[str, str], ...] = ()
+    """The pairs of modules the chains join (start, end), sorted, when the run records them
+    (a baseline writes them as known chains) or the contract knows some."""
+    beside_known: bool = False
+    """Whether the contract knows other chains (`known_chains`) beside these."""
 
 
 class StaleEntry(NamedTuple):
@@ -167,8 +172,8 @@ class ContractResult(NamedTuple):
     chain_groups: tuple[ChainGroup, ...] = ()
     ignored_imports: int = 0
     allowances_used: int = 0
-    """The contract's debt today: its `allow` and `expect_loaded` entries that excused a finding
-    (each counted once, however much it excused)."""
+    """The contract's debt today: its `allow`, `known_chains` and `expect_loaded` entries that
+    excused a finding (each counted once, however much it excused)."""
     probe_setting: ProbeSetting | None = None
     """For a probe contract: the interpreter, environment and setup its probes ran under."""
 

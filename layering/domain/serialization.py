@@ -91,6 +91,8 @@ def group_to_data(group: ChainGroup) -> dict[str, Any]:
         ],
         "listed": [[hop_to_data(h) for h in chain] for chain in group.listed],
         "shown": group.shown,
+        "ends": [list(pair) for pair in group.ends],
+        "beside_known": group.beside_known,
     }
 
 
@@ -111,6 +113,8 @@ def _group(data: dict[str, Any]) -> ChainGroup:
         ),
         listed=tuple(tuple(_hop(h) for h in chain) for chain in data["listed"]),
         shown=data["shown"],
+        ends=tuple((start, end) for start, end in data["ends"]),
+        beside_known=data["beside_known"],
     )
 
 

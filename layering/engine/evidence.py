@@ -111,6 +111,10 @@ class Evidence:
         return self._plan.listed_chains
 
     @property
+    def records_chain_ends(self) -> bool:
+        return self._plan.records_chain_ends
+
+    @property
     def graph_reach(self) -> tuple[frozenset[str], frozenset[str]] | None:
         return None if self._widened else self._plan.graph_reach
 

@@ -20,6 +20,10 @@ class RunPlan(NamedTuple):
     only those modules (and `also`, scanned alone) are scanned; None: the whole package."""
     include_external_packages: bool = False
     """Whether the graph holds external packages (squashed to their top level)."""
+    records_chain_ends: bool = False
+    """Whether each group of chains records the pairs of modules its chains join (what
+    `layering baseline` writes as known chains): a pass over the group's imports, which a run
+    that writes no baseline need not pay for."""
 
 
 DEFAULT_PLAN = RunPlan()

@@ -7,6 +7,10 @@ import json
 
 from layering.domain.baseline import Baseline, EntryValue
 
+SHOWN = 20
+"""Entries listed per contract and option: the file holds them all (sympy's polys and solvers
+join 1,137 pairs of modules)."""
+
 
 def render(outcome: Baseline, config: str, file_format: str, dry_run: bool) -> str:
     """The entries as the file holds them (TOML: each with its comment; INI: after one comment
@@ -18,11 +22,15 @@ def render(outcome: Baseline, config: str, file_format: str, dry_run: bool) -> s
         lines.append(
             f"{config}: {verb} {count} {'entry' if count == 1 else 'entries'} to {entries.option} of contract '{entries.contract}':"
         )
+        shown = entries.values[:SHOWN]
         if file_format == "ini":
             lines.append(f"  # {outcome.comment}")
-            lines.extend(f"  {value}" for value in entries.values)
+            lines.extend(f"  {value}" for value in shown)
         else:
-            lines.extend(f"  {_toml(value)}, # {outcome.comment}" for value in entries.values)
+            lines.extend(f"  {_toml(value)}, # {outcome.comment}" for value in shown)
+        if count > len(shown):
+            written = "would be written" if dry_run or outcome.refused else "written"
+            lines.append(f"  ... and {count - len(shown)} more, {written} to the file as well")
     if not outcome.added:
         lines.append(
             f"{config}: nothing to baseline: no contract of the selection is broken by an import"

@@ -73,7 +73,10 @@ def violation_lines(result: ContractResult) -> list[str]:
     them, then every other finding with its chain, then the contract's notes."""
     lines = []
     in_groups = {v for group in result.chain_groups for cut in group.cut for v in cut.statements}
-    only_chains = all(v in in_groups for v in result.violations)
+    # Known chains beside the groups: cutting these may cut known ones too, to be pruned then.
+    only_chains = all(v in in_groups for v in result.violations) and not any(
+        group.beside_known for group in result.chain_groups
+    )
     alone = len(result.chain_groups) == 1
     for group in result.chain_groups:
         lines.extend(group_lines(group, keeps=only_chains and alone, titled=not alone))

@@ -82,23 +82,22 @@ def test_baseline_excuses_the_cut_and_the_names_and_every_contract_is_kept_after
     assert run.returncode == 0, run.stdout + run.stderr
     after = (project.root / "contracts.toml").read_text()
     added = added_lines(CONTRACTS, after)
-    # The forbidden contract: the two imports of its cut, not the four chains.
-    assert f'    "shop.util.helpers -> shop.db.models", # {TODAY}' in added
-    assert f'    "shop.util.text -> shop.db.models", # {TODAY}' in added
+    # The forbidden contract: the pairs of modules its chains join, not the imports they run
+    # through (a new chain through one of them is a new violation).
+    assert f'    "shop.domain.orders -> shop.db.models", # {TODAY}' in added
+    assert f'    "shop.domain.prices -> shop.db.models", # {TODAY}' in added
     # The leaf: name by name where the statement takes names, the import where it takes none.
     assert (
         f'    {{importer = "shop.domain.prices", module = "shop.util.helpers", names = ["money", "tax"]}}, # {TODAY}'
         in added
     )
     assert f'    "shop.domain.prices -> shop.util.text", # {TODAY}' in added
-    # import-linter's layers: ignore_imports, added to the list already there.
+    # import-linter's layers: known chains too, beside the ignored imports already there.
     assert f'    "shop.db.models -> shop.api.views", # {TODAY}' in added
     # Nothing written by hand is lost: only one-line lists are spread over lines.
-    assert removed_lines(CONTRACTS, after) == [
-        "allow = []   # only shrinks",
-        'ignore_imports = ["shop.api.views -> shop.domain.orders"]   # reviewed',
-    ]
-    assert "]   # only shrinks" in after and "]   # reviewed" in after
+    assert removed_lines(CONTRACTS, after) == ["allow = []   # only shrinks"]
+    assert "]   # only shrinks" in after
+    assert 'ignore_imports = ["shop.api.views -> shop.domain.orders"]   # reviewed' in after
     assert "# Nothing of the domain reaches the database." in after
 
     check = project.check()
@@ -132,12 +131,14 @@ def test_after_a_baseline_a_new_violation_breaks_the_contract_and_is_the_one_rep
 def test_entries_that_no_longer_match_break_the_contract_and_prune_removes_them(project):
     project.write({**PACKAGE, "contracts.toml": CONTRACTS})
     assert project.layering("baseline", "--contract", "domain-no-db").returncode == 0
-    project.write({"shop/util/text.py": ""})
+    project.write({"shop/util/helpers.py": "def money(): ...\ndef tax(): ...\n"})
     check = project.check("--contract", "domain-no-db")
     assert check.returncode == 1
-    assert "LY030" in check.stdout and "shop.util.text -> shop.db.models" in check.stdout
+    assert "LY030" in check.stdout and "shop.domain.orders -> shop.db.models" in check.stdout
     assert project.layering("prune").returncode == 0
-    assert "shop.util.text -> shop.db.models" not in (project.root / "contracts.toml").read_text()
+    left = (project.root / "contracts.toml").read_text()
+    assert "shop.domain.orders -> shop.db.models" not in left
+    assert "shop.domain.prices -> shop.db.models" in left
     assert project.check("--contract", "domain-no-db").returncode == 0
 
 
@@ -179,7 +180,7 @@ def test_a_missing_option_is_written_inside_its_own_table_and_crlf_is_kept(proje
     after = (project.root / "contracts.toml").read_bytes().decode()
     assert "\n" not in after.replace("\r\n", "")
     table = after.split("[[contracts]]")[1]
-    assert 'forbidden_modules = ["shop.db"]\r\nallow = [\r\n' in table
+    assert 'forbidden_modules = ["shop.db"]\r\nknown_chains = [\r\n' in table
     assert after.split("[[contracts]]")[2].startswith('\r\nid = "prices-leaf"')
 
 
@@ -248,7 +249,7 @@ def test_pyproject_tool_layering_is_edited_in_place(project):
     assert project.layering("baseline").returncode == 0
     after = (project.root / "pyproject.toml").read_text()
     assert after.endswith("[tool.other]\nkey = 1\n")
-    assert 'forbidden_modules = ["shop.db"]\nallow = [\n' in after
+    assert 'forbidden_modules = ["shop.db"]\nknown_chains = [\n' in after
     assert project.check().returncode == 0
 
 
@@ -326,7 +327,7 @@ def test_an_unlisted_module_of_an_exhaustive_layers_contract_is_baselined_too(pr
     assert run.returncode == 0, run.stdout + run.stderr
     after = (project.root / "contracts.toml").read_text()
     assert added_lines(EXHAUSTIVE["contracts.toml"], after) == [
-        "ignore_imports = [",
+        "known_chains = [",
         f'    "app.core.model -> app.api.views", # {TODAY}',
         "]",
         "exhaustive_ignores = [",
@@ -355,16 +356,61 @@ def test_every_contract_carries_its_debt_after_a_baseline(project):
     assert [line for line in kept.stdout.splitlines() if " KEPT" in line] == [
         "The domain does not reach the database [domain-no-db] KEPT (2 allowances in use)",
         "prices imports nothing of util [prices-leaf] KEPT (2 allowances in use)",
-        "Layers [layers] KEPT (2 ignored imports)",
+        "Layers [layers] KEPT (1 allowance in use, 1 ignored import)",
     ]
     data = json.loads(project.check("--format", "json").stdout)
     assert [(c["allowances_used"], c["ignored_imports"]) for c in data["contracts"]] == [
         (2, 0),
         (2, 0),
-        (0, 2),
+        (1, 1),
     ]
     project.write({"shop/domain/prices.py": "from shop.util.helpers import money, tax\n"})
     assert project.layering("prune").returncode == 0
     assert "prices imports nothing of util [prices-leaf] KEPT (1 allowance in use)" in (
         project.check().stdout
     )
+
+
+REUSED = {
+    "x/__init__.py": "",
+    "x/commands/__init__.py": "",
+    "x/commands/download.py": "",
+    "x/utils/__init__.py": "",
+    "x/utils/helpers.py": "import x.commands.download\n",
+    "x/build_env/__init__.py": "from x.build_env import installer\n",
+    "x/build_env/installer.py": "import x.utils.helpers\n",
+    "contracts.toml": """\
+root_packages = ["x"]
+
+[[contracts]]
+id = "layers"
+name = "Commands over the build environment"
+type = "layers"
+layers = ["x.commands", "x.build_env"]
+
+[[contracts]]
+id = "build-env-no-commands"
+name = "The build environment does not reach the commands"
+type = "forbidden"
+source_modules = ["x.build_env"]
+forbidden_modules = ["x.commands"]
+""",
+}
+
+
+def test_a_new_chain_through_an_import_the_baseline_excused_breaks_the_contract(project):
+    """The baseline excuses the pairs joined today (x.build_env.installer reaches
+    x.commands.download), not the imports their chains run through: a new module of the lower
+    layer that reaches the commands through the same helpers joins a new pair, and each
+    contract breaks on it, naming the new import."""
+    project.write(REUSED)
+    run = project.layering("baseline")
+    assert run.returncode == 0, run.stdout + run.stderr
+    after = (project.root / "contracts.toml").read_text()
+    assert after.count(f'    "x.build_env.installer -> x.commands.download", # {TODAY}') == 2
+    assert project.check().returncode == 0
+    project.write({"x/build_env/wheel.py": "from x.utils import helpers\n"})
+    broken = project.check()
+    assert broken.returncode == 1, broken.stdout
+    assert broken.stdout.count("x/build_env/wheel.py:1: x.build_env.wheel -> x.utils.helpers") == 2
+    assert "Contracts: 0 kept, 2 broken." in broken.stdout
