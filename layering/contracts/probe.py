@@ -152,6 +152,8 @@ class ProbeContract(Contract):
         env:           environment variables added to the child's clean environment.
         setup:         `module:callable` (or `module`) entries run in the child before each
                        import; what they load is never blamed on the probed module.
+        optional:      forbidden modules that may be absent where the probes run: absent,
+                       one counts as not loaded (its positive control has nothing to show).
 
     Example:
         [[contracts]]
@@ -180,6 +182,7 @@ class ProbeContract(Contract):
         "python": Option(_interpreter, "the interpreter probes run in", default=None),
         "env": Option(_environment, "environment variables of the child", default=()),
         "setup": Option(_setup_entries, "callables run before each import", default=()),
+        "optional": option("patterns", "forbidden modules that may be absent", default=()),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -224,6 +227,13 @@ class ProbeContract(Contract):
                         "a stubbed module is never reported loaded",
                         hint="remove the stub, or forbid a module the stub does not cover",
                     )
+        for pattern in self.values["optional"]:
+            if not any(f.covers(pattern.text) for f in self.values["forbidden"]):
+                self.problem(
+                    "optional",
+                    f"contract '{self.name}': optional '{pattern}' is not a forbidden module",
+                    hint="list in optional only modules that 'forbidden' names",
+                )
         self._require_importable_names(evidence)
         self.interpreter = self.interpreter_override or self._configured_interpreter()
         if not self.problems:
@@ -366,7 +376,7 @@ class ProbeContract(Contract):
             preloaded = [v for pattern, v in cannot_fail if pattern.covers(module)]
             if preloaded:
                 items.append(ItemResult(f"control:{module}", Verdict.ERROR, tuple(preloaded)))
-            elif outcome.kind is ProbeOutcomeKind.LOADED:
+            elif outcome.kind is ProbeOutcomeKind.LOADED or self._absent_optional(module, outcome):
                 items.append(ItemResult(f"control:{module}", Verdict.KEPT))
             else:
                 items.append(
@@ -378,14 +388,29 @@ class ProbeContract(Contract):
                 )
         broken = [v for i in items if i.verdict is Verdict.BROKEN for v in i.violations]
         stale = [v for i in items if i.verdict is Verdict.UNEXPECTEDLY_KEPT for v in i.violations]
-        if any(item.verdict is Verdict.ERROR for item in items) or cannot_fail:
-            errors = {v for i in items if i.verdict is Verdict.ERROR for v in i.violations} | {
-                v for _, v in cannot_fail
-            }
+        errors = {v for i in items if i.verdict is Verdict.ERROR for v in i.violations} | {
+            v for _, v in cannot_fail
+        }
+        if broken and not self.expects_broken:
+            # A forbidden module seen loaded breaks the contract, whatever else could not be
+            # decided: a failed control beside it must not turn BROKEN into "could not decide".
+            result = self.verdict(
+                broken + sorted(errors), stale, found.decision([]), found.stale_entries
+            )
+        elif errors:
             result = self.error(tuple(sorted(errors) + sorted(broken + stale)))
         else:
             result = self.verdict(broken, stale, found.decision([]), found.stale_entries)
         return result._replace(items=tuple(items), probe_setting=self.setting())
+
+    def _absent_optional(self, module: str, outcome: ProbeOutcome) -> bool:
+        """Whether `module` is an optional forbidden module that is not installed where the
+        probes run: then nothing can load it, and its control has nothing to show."""
+        return (
+            any(pattern.covers(module) for pattern in self.values["optional"])
+            and bool(outcome.missing)
+            and is_within(module, outcome.missing)
+        )
 
     # ----------------------------------------------------------------- messages
 
@@ -449,7 +474,8 @@ class ProbeContract(Contract):
             line=self.spec.line_of("forbidden"),
             code=PROBE_CANNOT_FAIL,
             message=self._with_traceback(
-                f"positive control: this contract cannot fail, since {reason}", outcome
+                f"positive control: this contract cannot fail for '{module}', since {reason}",
+                outcome,
             ),
         )
 

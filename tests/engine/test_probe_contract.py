@@ -131,10 +131,40 @@ def test_forbidden_name_that_does_not_exist_fails_the_positive_control(project):
     result = run(project, ["app.clean"], forbidden=["app_heavy_typo"])
     assert result.returncode == 2
     assert (
-        "LY024 positive control: this contract cannot fail, since importing app_heavy_typo did not complete: "
+        "LY024 positive control: this contract cannot fail for 'app_heavy_typo', since importing app_heavy_typo did not complete: "
         f"'app_heavy_typo' is not installed in the interpreter probes run in ({sys.executable}): check the spelling, "
         "install it there, or point python = (or --python) at the project's environment\n"
     ) in result.stdout
+
+
+def test_a_failed_positive_control_does_not_hide_a_forbidden_module_seen_loaded(project):
+    """One forbidden module is not installed (its control fails), another is loaded: BROKEN
+    (exit 1) with the control's error beside the finding, not "could not be decided"."""
+    result = run(project, ["app.entry"], forbidden=["app.heavy", "not_installed_here"])
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "nothing loads heavy [probe] BROKEN" in result.stdout
+    assert "src/app/entry.py:2: LY020 importing app.entry loads app.heavy" in result.stdout
+    assert "LY024 positive control: this contract cannot fail for 'not_installed_here'" in (
+        result.stdout
+    )
+    clean = run(project, ["app.clean"], forbidden=["app.heavy", "not_installed_here"])
+    assert clean.returncode == 2, clean.stdout  # nothing loaded: the control decides
+
+
+def test_an_optional_forbidden_module_that_is_absent_counts_as_not_loaded(project):
+    optional = 'optional = ["not_installed_here"]\n'
+    kept = run(project, ["app.clean"], ["app.heavy", "not_installed_here"], optional)
+    assert kept.returncode == 0, kept.stdout + kept.stderr
+    assert "nothing loads heavy [probe] KEPT" in kept.stdout
+    broken = run(project, ["app.entry"], ["app.heavy", "not_installed_here"], optional)
+    assert broken.returncode == 1, broken.stdout
+    assert "LY024" not in broken.stdout
+    # An optional module that is installed still needs its control to see it loaded.
+    installed = run(project, ["app.clean"], ["app.heavy", "decimal"], 'optional = ["decimal"]\n')
+    assert installed.returncode == 0, installed.stdout
+    wrong = run(project, ["app.clean"], ["app.heavy"], 'optional = ["json"]\n')
+    assert wrong.returncode == 2
+    assert "optional 'json' is not a forbidden module" in wrong.stderr
 
 
 def test_internal_forbidden_pattern_matching_nothing_is_a_config_error(project):
@@ -303,7 +333,7 @@ def test_probes_run_in_the_interpreter_that_python_names(project, tmp_path):
         "project's environment, or add it to stub\n"
     ) in here.stdout
     assert (
-        "LY024 positive control: this contract cannot fail, since importing onlyhere.heavy did not complete: 'onlyhere' is not installed"
+        "LY024 positive control: this contract cannot fail for 'onlyhere.heavy', since importing onlyhere.heavy did not complete: 'onlyhere' is not installed"
         in here.stdout
     )
     _no_enum_words(here.stdout)
@@ -434,7 +464,7 @@ def test_a_control_whose_dependency_is_missing_says_what_to_do(project):
     result = run_with(project, ["app.clean"], ["app.needs_dep"])
     assert result.returncode == 2
     assert (
-        "LY024 positive control: this contract cannot fail, since importing app.needs_dep did not complete: "
+        "LY024 positive control: this contract cannot fail for 'app.needs_dep', since importing app.needs_dep did not complete: "
         f"'not_installed_dep_xyz' is not installed in the interpreter probes run in ({sys.executable}): install it "
         "there, point python = (or --python) at the project's environment, or add it to stub\n"
     ) in result.stdout
