@@ -263,7 +263,9 @@ class ContractsFile(pytest.File):
                             name=contract.key,
                             modules=tuple(contract.probed_modules(evidence)),
                             controls=tuple(dict.fromkeys(contract.control_modules(evidence))),
-                            expect_loaded=frozenset(contract.values["expect_loaded"]),
+                            expect_loaded=frozenset(
+                                e.module for e in contract.values["expect_loaded"]
+                            ),
                             expect_line=contract.spec.line_of("expect_loaded"),
                             **common,
                         )

@@ -19,7 +19,7 @@ from layering.domain.allowances import (
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.known_chains import KnownChain, groups_of, parse_known_chain, unknown_pairs
-from layering.domain.patterns import ModulePattern, is_dotted_name
+from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
 from layering.domain.results import (
     ChainGroup,
     ContractResult,
@@ -199,6 +199,7 @@ def option(kind: str, help: str, *, required: bool = False, default: Any = None)
         "pattern": _pattern,
         "patterns": _patterns,
         "modules": _module_names,
+        "expected_loads": expected_loads,
         "raw": lambda v: v,
     }
     return Option(readers[kind], help, required, default)
@@ -222,6 +223,8 @@ class Decision(NamedTuple):
     """Allowances whose import exists but lies on no chain the contract is about."""
     known_used: frozenset[int] = frozenset()
     """The positions of the known chains that name a pair the contract's chains join."""
+    expected_used: frozenset[int] = frozenset()
+    """The positions of the `expect_loaded` entries that name a load seen today."""
     notes: tuple[str, ...] = ()
     items: tuple[ItemResult, ...] = ()
     stale: tuple[Violation, ...] = ()
@@ -241,6 +244,7 @@ class Findings:
         self.ignored_imports = 0
         self.off_chain: set[Allowance] = set()
         self.known_used: set[int] = set()
+        self.expected_used: set[int] = set()
         self.notes: tuple[str, ...] = ()
         self.items: tuple[ItemResult, ...] = ()
         self.stale: list[Violation] = []
@@ -255,6 +259,7 @@ class Findings:
             ignored_imports=self.ignored_imports,
             off_chain=frozenset(self.off_chain),
             known_used=frozenset(self.known_used),
+            expected_used=frozenset(self.expected_used),
             notes=self.notes,
             items=self.items,
             stale=tuple(self.stale),
@@ -292,6 +297,8 @@ class Contract:
         self.name = name if isinstance(name, str) else f"{self.type_name} #{spec.index + 1}"
         self.contract_id = contract_id if isinstance(contract_id, str) else ""
         self.known_chains: tuple[KnownChain, ...] = ()
+        self.notices: list[str] = []
+        """What reading the options found worth a warning (a deprecated form)."""
         self._read_options(raw)
         if self.takes_known_chains and KNOWN_CHAINS in raw:
             self.known_chains = self._read_known_chains(raw[KNOWN_CHAINS])
@@ -567,12 +574,16 @@ class Contract:
         """What the run should say without failing: external names that are neither installed
         nor imported by what was read, and alerts raised while deciding."""
         where = self.settings.display_path(self.settings.path)
-        return [
-            f"{where}:{self._pattern_line(option, pattern)}: contract '{self.name}': '{pattern}' is neither "
-            "installed here nor imported by the modules checked (fine if intended; check the spelling)"
-            for option, pattern in self.unseen_externals
-            if not evidence.mentions(pattern)
-        ] + list(decision.alerts if decision is not None else ())
+        return (
+            [
+                f"{where}:{self._pattern_line(option, pattern)}: contract '{self.name}': '{pattern}' is neither "
+                "installed here nor imported by the modules checked (fine if intended; check the spelling)"
+                for option, pattern in self.unseen_externals
+                if not evidence.mentions(pattern)
+            ]
+            + self.notices
+            + list(decision.alerts if decision is not None else ())
+        )
 
     def stale_ignores(self, unmatched: list[tuple[int, str]], found: Findings) -> list[Violation]:
         """Ignored imports (position, text) that match no import, by the contract's
@@ -688,7 +699,7 @@ class Contract:
             ignored_imports=decision.ignored_imports,
             allowances_used=len({u for u in decision.used if isinstance(u, Allowance)})
             + len(decision.known_used)
-            + sum(1 for item in decision.items if item.expected_broken),
+            + len(decision.expected_used),
         )
 
     def error(self, violations: tuple[Violation, ...]) -> ContractResult:
@@ -781,27 +792,91 @@ def statement_violations(
     return violations
 
 
+class ExpectedLoad(NamedTuple):
+    """An `expect_loaded` entry: `module` is known to load `loaded` today ("M -> F"), or any
+    forbidden module (a bare "M", the older and looser form)."""
+
+    module: str
+    loaded: str | None
+    position: int
+
+    @property
+    def text(self) -> str:
+        return self.module if self.loaded is None else f"{self.module} -> {self.loaded}"
+
+    def excuses(self, loaded: str) -> bool:
+        return self.loaded is None or is_within(loaded, self.loaded)
+
+
+def expected_loads(value: Any) -> tuple[ExpectedLoad, ...]:
+    """`expect_loaded`: "module -> loaded" and "module" entries, each of dotted names."""
+    entries = []
+    for position, text in enumerate(_strings(value)):
+        module, arrow, loaded = (part.strip() for part in text.partition("->"))
+        for name in (module, loaded) if arrow else (module,):
+            if not is_dotted_name(name):
+                raise OptionError(
+                    f"{text!r}: write 'module -> forbidden module it loads' (dotted names)"
+                )
+        entries.append(ExpectedLoad(module, loaded if arrow else None, position))
+    return tuple(entries)
+
+
 def require_expected_among(contract: Contract, modules: set[str], verb: str) -> None:
-    """`expect_loaded` may name only modules the contract looks at (`verb`: "probed", "checked")."""
+    """`expect_loaded` may name only modules the contract looks at (`verb`: "probed", "checked");
+    a bare module is read, with a warning saying how to narrow it."""
+    where = contract.settings.display_path(contract.settings.path)
     for expected in contract.values["expect_loaded"]:
-        if expected not in modules:
+        if expected.module not in modules:
             contract.problem(
                 "expect_loaded",
-                f"contract '{contract.name}': expect_loaded names '{expected}', which is not {verb}",
+                f"contract '{contract.name}': expect_loaded names '{expected.module}', which is not {verb}",
                 hint="list only modules that 'modules' names",
+            )
+        elif expected.loaded is None:
+            line = contract.spec.line_of_entry("expect_loaded", expected.position)
+            contract.notices.append(
+                f"{where}:{line}: contract '{contract.name}': expect_loaded entry '{expected.module}' "
+                "excuses any forbidden module it loads, tomorrow's too: narrow it to "
+                f"'{expected.module} -> <forbidden module>' for each it loads today (deprecated)"
             )
 
 
-def stale_expectation(contract: Contract, module: str, found: Findings) -> ItemResult:
-    """A module in `expect_loaded` that loads no forbidden module any more: strict, it must go."""
-    found.stale_entries.append(
-        StaleEntry("expect_loaded", contract.values["expect_loaded"].index(module), module)
-    )
-    stale = Violation(
-        path=contract.settings.display_path(contract.settings.path),
-        line=contract.spec.line_of("expect_loaded"),
-        code=STALE_EXPECTATION,
-        message=f"{module} no longer loads a forbidden module: remove it from expect_loaded (it only shrinks)",
-        importer=module,
-    )
-    return ItemResult(module, Verdict.UNEXPECTEDLY_KEPT, (stale,), True)
+def judge_expected(
+    contract: Contract,
+    module: str,
+    loads: Sequence[Violation],
+    found: Findings,
+) -> ItemResult:
+    """The item of a module whose import loads the forbidden modules of `loads` (each finding's
+    `imported`), against `expect_loaded`: a load no entry names breaks the contract; an entry
+    that names no load is stale (entries only shrink)."""
+    entries = [e for e in contract.values["expect_loaded"] if e.module == module]
+    unexcused = tuple(v for v in loads if not any(e.excuses(v.imported) for e in entries))
+    stale = [e for e in entries if not any(e.excuses(v.imported) for v in loads)]
+    found.expected_used.update(e.position for e in entries if e not in stale)
+    if unexcused:
+        return ItemResult(module, Verdict.BROKEN, unexcused, bool(entries))
+    if stale:
+        where = contract.settings.display_path(contract.settings.path)
+        violations = []
+        for entry in stale:
+            found.stale_entries.append(StaleEntry("expect_loaded", entry.position, entry.text))
+            what = (
+                "a forbidden module: remove it"
+                if entry.loaded is None
+                else f"{entry.loaded}: remove '{entry.text}'"
+            )
+            violations.append(
+                Violation(
+                    path=where,
+                    line=contract.spec.line_of_entry("expect_loaded", entry.position),
+                    code=STALE_EXPECTATION,
+                    message=f"{module} no longer loads {what} from expect_loaded (it only shrinks)",
+                    importer=module,
+                )
+            )
+        return ItemResult(module, Verdict.UNEXPECTEDLY_KEPT, tuple(violations), True)
+    if loads:
+        return ItemResult(module, Verdict.EXPECTED_BROKEN, tuple(loads), True)
+    return ItemResult(module, Verdict.KEPT, (), False)

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from layering.contracts._common import (
     Contract,
     Findings,
+    judge_expected,
     option,
     require_expected_among,
-    stale_expectation,
 )
 from layering.domain.codes import LOADS_FORBIDDEN
 from layering.domain.loads import CONDITIONAL, LoadClosure, loaded_through
@@ -57,7 +57,9 @@ class LoadsContract(Contract):
     options = {
         "modules": option("patterns", "modules whose import is followed", required=True),
         "forbidden": option("patterns", "modules that must not load", required=True),
-        "expect_loaded": option("modules", "modules known to load a forbidden one", default=()),
+        "expect_loaded": option(
+            "expected_loads", "modules known to load a forbidden one", default=()
+        ),
     }
 
     def validate(self, evidence: Evidence) -> None:
@@ -75,12 +77,9 @@ class LoadsContract(Contract):
         self, evidence: Evidence, found: Findings, graph: ImportGraph | None
     ) -> list[Violation]:
         reader = LoadReader.of(evidence)
-        expected = set(self.values["expect_loaded"])
         forbidden = self.values["forbidden"]
         found.items = tuple(
-            self._judge_module(
-                evidence, reader.closure(module, stop_at=forbidden), module in expected, found
-            )
+            self._judge_module(evidence, reader.closure(module, stop_at=forbidden), found)
             for module in self.checked_modules(evidence)
         )
         found.stale.extend(
@@ -94,24 +93,15 @@ class LoadsContract(Contract):
         ]
 
     def _judge_module(
-        self, evidence: Evidence, closure: LoadClosure, expected: bool, found: Findings
+        self, evidence: Evidence, closure: LoadClosure, found: Findings
     ) -> ItemResult:
         module = closure.module
-        loaded = closure.covered(self.values["forbidden"])
-        if loaded:
-            where = evidence.display_path(module)
-            violations = tuple(
-                _loaded_violation(closure, forbidden, where) for forbidden in loaded
-            )
-            return ItemResult(
-                module,
-                Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN,
-                violations,
-                expected,
-            )
-        if expected:
-            return stale_expectation(self, module, found)
-        return ItemResult(module, Verdict.KEPT, (), expected)
+        where = evidence.display_path(module)
+        loads = tuple(
+            _loaded_violation(closure, forbidden, where)
+            for forbidden in closure.covered(self.values["forbidden"])
+        )
+        return judge_expected(self, module, loads, found)
 
 
 def _loaded_violation(closure: LoadClosure, loaded: str, module_path: str) -> Violation:

@@ -13,7 +13,9 @@ from layering.contracts._common import (
     Findings,
     Option,
     OptionError,
+    judge_expected,
     option,
+    require_expected_among,
 )
 from layering.domain.codes import (
     PROBE_CANNOT_FAIL,
@@ -22,7 +24,6 @@ from layering.domain.codes import (
     PROBE_LOADED,
     PROBE_SETUP_FAILED,
     PROBE_TIMED_OUT,
-    STALE_EXPECTATION,
 )
 from layering.domain.errors import Problem
 from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
@@ -42,7 +43,6 @@ from layering.domain.results import (
     ContractResult,
     Hop,
     ItemResult,
-    StaleEntry,
     Verdict,
     Violation,
 )
@@ -177,7 +177,9 @@ class ProbeContract(Contract):
         "modules": option("patterns", "modules to import", required=True),
         "forbidden": option("patterns", "modules that must not load", required=True),
         "stub": option("raw", "placeholder modules", default=[]),
-        "expect_loaded": option("modules", "modules known to load a forbidden one", default=()),
+        "expect_loaded": option(
+            "expected_loads", "modules known to load a forbidden one", default=()
+        ),
         "timeout": Option(_timeout, "seconds per probe", default=60.0),
         "python": Option(_interpreter, "the interpreter probes run in", default=None),
         "env": Option(_environment, "environment variables of the child", default=()),
@@ -237,14 +239,7 @@ class ProbeContract(Contract):
         self._require_importable_names(evidence)
         self.interpreter = self.interpreter_override or self._configured_interpreter()
         if not self.problems:
-            modules = set(self.probed_modules(evidence))
-            for expected in self.values["expect_loaded"]:
-                if expected not in modules:
-                    self.problem(
-                        "expect_loaded",
-                        f"contract '{self.name}': expect_loaded names '{expected}', which is not probed",
-                        hint="list only modules that 'modules' names",
-                    )
+            require_expected_among(self, set(self.probed_modules(evidence)), "probed")
 
     def _require_importable_names(self, evidence: Evidence) -> None:
         """A probe names the module it imports to its child by a dotted Python name, and the
@@ -293,8 +288,9 @@ class ProbeContract(Contract):
             return ""
 
     def warnings(self, evidence: Evidence, decision: Decision | None) -> list[str]:
-        """None: whether an external module exists is decided by the probes themselves."""
-        return []
+        """Only what reading the options found: whether an external module exists is decided
+        by the probes themselves."""
+        return list(self.notices)
 
     def probed_modules(self, evidence: Evidence) -> list[str]:
         found: set[str] = set()
@@ -359,7 +355,7 @@ class ProbeContract(Contract):
     ) -> ContractResult:
         """The verdict from the outcome of each of this contract's `requests`."""
         found = Findings()
-        expected = set(self.values["expect_loaded"])
+        expected = {entry.module for entry in self.values["expect_loaded"]}
         config_path = self.settings.display_path(self.settings.path)
         mine = [outcomes[request] for request in self.requests(evidence)]
         cannot_fail = self._preloaded_violations(evidence, mine, config_path)
@@ -596,21 +592,8 @@ class ProbeContract(Contract):
             loads = tuple(
                 self._loaded_violation(evidence, module, loaded) for loaded in outcome.loaded
             )
-            return ItemResult(
-                module, Verdict.EXPECTED_BROKEN if expected else Verdict.BROKEN, loads, expected
-            )
-        if expected:
-            position = self.values["expect_loaded"].index(module)
-            found.stale_entries.append(StaleEntry("expect_loaded", position, module))
-            stale = Violation(
-                path=config_path,
-                line=self.spec.line_of("expect_loaded"),
-                code=STALE_EXPECTATION,
-                message=f"{module} no longer loads a forbidden module: remove it from expect_loaded (it only shrinks)",
-                importer=module,
-            )
-            return ItemResult(module, Verdict.UNEXPECTEDLY_KEPT, (stale,), expected)
-        return ItemResult(module, Verdict.KEPT, (), expected)
+            return judge_expected(self, module, loads, found)
+        return judge_expected(self, module, (), found)
 
     def _hop(self, hop: RuntimeHop) -> Hop:
         return Hop(

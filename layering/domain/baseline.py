@@ -43,7 +43,17 @@ def entries_excusing(
     if result.verdict is not Verdict.BROKEN:
         return ()
     if option == EXPECT_LOADED:
-        return tuple(sorted(item.key for item in result.items if item.verdict is Verdict.BROKEN))
+        return tuple(
+            sorted(
+                {
+                    f"{item.key} -> {violation.imported}"
+                    for item in result.items
+                    if item.verdict is Verdict.BROKEN
+                    for violation in item.violations
+                    if violation.imported
+                }
+            )
+        )
     whole: set[tuple[str, str]] = (
         {(cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut}
         if chains
