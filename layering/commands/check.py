@@ -292,7 +292,7 @@ def check_settings(
             warnings.extend(w for c in probe_contracts for w in c.warnings(evidence, None))
         return RunReport(
             config_path=settings.path,
-            results=tuple(results[i] for i in range(len(contracts))),
+            results=tuple(contract.graded(results[i]) for i, contract in enumerate(contracts)),
             warnings=settings.notes + tuple(evidence.warnings()) + tuple(warnings),
             skipped_probes=sum(1 for c in skipped if c.runs_code),
             skipped_static=sum(1 for c in skipped if not c.runs_code),

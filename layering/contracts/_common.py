@@ -24,6 +24,7 @@ from layering.domain.results import (
     ContractResult,
     CutImport,
     ItemResult,
+    Severity,
     StaleEntry,
     Verdict,
     Violation,
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
     from layering.engine.reach import ChainPair
 
-COMMON_OPTIONS = ("id", "name", "type", "expect")
+COMMON_OPTIONS = ("id", "name", "type", "expect", "severity")
 
 
 class OptionError(ValueError):
@@ -274,6 +275,7 @@ class Contract:
         name, contract_id = raw.get("name"), raw.get("id")
         self.name = name if isinstance(name, str) else f"{self.type_name} #{spec.index + 1}"
         self.contract_id = contract_id if isinstance(contract_id, str) else ""
+        self.severity = self._read_severity(raw)
         self._read_options(raw)
 
     @property
@@ -328,6 +330,26 @@ class Contract:
     @property
     def expects_broken(self) -> bool:
         return self.spec.options.get("expect") == "broken"
+
+    def _read_severity(self, raw: dict[str, Any]) -> Severity:
+        """`severity`, read for every type alike (import-linter's types too, whose own options
+        are read later or not at all)."""
+        value = raw.get("severity", Severity.ERROR.value)
+        try:
+            return Severity(value)
+        except ValueError:
+            self.problem(
+                "severity",
+                f'contract \'{self.name}\': severity takes "error" or "warn", got {value!r}',
+                hint='severity = "warn" reports the contract and lets the run pass; leave it out to enforce it',
+            )
+            return Severity.ERROR
+
+    def graded(self, result: ContractResult) -> ContractResult:
+        """`result` with the contract's severity: applied to every result however it was made
+        (decided, from the cache, from probes), since it changes what the run does, not what
+        the contract found."""
+        return result._replace(severity=self.severity)
 
     def problem(self, option: str, message: str, hint: str = "") -> None:
         self.problems.append(
