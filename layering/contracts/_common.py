@@ -490,6 +490,15 @@ class Contract:
                     self.unseen_externals.append((option, pattern))
                 continue
             where = "the package " + ", ".join(self.settings.root_packages)
+            if pattern.expand(evidence.excluded):
+                self.problem_at(
+                    option,
+                    pattern,
+                    f"contract '{self.name}': '{pattern}' in '{option}' matches only modules that 'exclude' leaves out",
+                    "a pattern that matches nothing checked makes a contract that cannot fail: "
+                    "take the modules out of 'exclude', or the pattern out of the contract",
+                )
+                continue
             self.problems.append(
                 Problem(
                     self.settings.path,
@@ -498,6 +507,12 @@ class Contract:
                     hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
                 )
             )
+
+    def problem_at(self, option: str, pattern: ModulePattern, message: str, hint: str) -> None:
+        """A problem at the entry of `option` that is `pattern`."""
+        self.problems.append(
+            Problem(self.settings.path, self._pattern_line(option, pattern), message, hint=hint)
+        )
 
     def _pattern_line(self, option: str, pattern: ModulePattern) -> int:
         """The line of the entry of `option` that is `pattern` (the option's line if unknown)."""
