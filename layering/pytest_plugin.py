@@ -27,8 +27,11 @@ deselected probe contracts never start an interpreter, and under pytest-xdist ea
 probes only the contracts whose items it was given (`--dist loadgroup` is not needed; with
 `--dist loadscope` a probe contract stays on one worker). A failure shows the violation lines
 of the text report, with no plugin traceback. `expect = "broken"` and `expect_loaded` are
-strict xfails: broken as expected is xfailed, kept is an XPASS(strict) failure. Problems in
-the configuration are collection errors located at file:line.
+strict xfails: broken as expected is xfailed, kept is an XPASS(strict) failure. A contract
+with `severity = "warn"` that is not kept passes with a `ContractWarning` (pytest's warnings
+summary shows the violation lines), and its expectations are xfails that are not strict;
+`-W error::layering.pytest_plugin.ContractWarning` makes it fail. Problems in the
+configuration are collection errors located at file:line.
 
 The `layering_report` fixture gives hand-written tests the session's `RunReport` of the
 configuration (the configured one, else the one found from the rootdir); `layering.check()`
@@ -38,6 +41,7 @@ is the same engine as a function.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -207,6 +211,10 @@ class ExpectedBreak(Exception):
     """Broken as the configuration expects: turned into an xfail by the strict xfail mark."""
 
 
+class ContractWarning(UserWarning):
+    """A contract with `severity = "warn"` is not kept: reported, and the test passes."""
+
+
 def _find(outcome: RunReport | ConfigError, key: str, path: Path) -> ContractResult:
     from layering.domain.errors import ConfigError
     from layering.reporting import text
@@ -236,6 +244,7 @@ class ContractsFile(pytest.File):
     def collect(self) -> Any:
         from layering.commands.check import ProbeSelection, load_contracts
         from layering.domain.errors import ConfigError
+        from layering.domain.results import Severity
         from layering.engine.config import locate_settings
         from layering.engine.evidence import Evidence
         from layering.reporting import text
@@ -256,6 +265,7 @@ class ContractsFile(pytest.File):
                     runs_code=contract.runs_code,
                     line=contract.spec.line,
                 )
+                strict = contract.severity is Severity.ERROR
                 if contract.runs_code and not contract.expects_broken:
                     nodes.append(
                         ProbeContractNode.from_parent(
@@ -267,6 +277,7 @@ class ContractsFile(pytest.File):
                                 e.module for e in contract.values["expect_loaded"]
                             ),
                             expect_line=contract.spec.line_of("expect_loaded"),
+                            strict=strict,
                             **common,
                         )
                     )
@@ -275,7 +286,7 @@ class ContractsFile(pytest.File):
                     if contract.expects_broken:
                         item.add_marker(
                             pytest.mark.xfail(
-                                strict=True,
+                                strict=strict,
                                 raises=ExpectedBreak,
                                 reason=(
                                     f'{self.path.name}:{contract.spec.line_of("expect")}: expect = "broken"; '
@@ -315,7 +326,7 @@ class _LayeringItem(pytest.Item):
         return state.static_result(self.path, self.key)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        if isinstance(excinfo.value, (ContractFailure, ExpectedBreak)):
+        if isinstance(excinfo.value, (ContractFailure, ExpectedBreak, ContractWarning)):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style)
 
@@ -329,8 +340,14 @@ class _LayeringItem(pytest.Item):
     def _conclude(self, verdict: Any, header: str, result: ContractResult) -> None:
         from layering.domain.results import Verdict
 
-        message = _lines(f"{header} {verdict.label}", result)
+        warns = result._replace(verdict=verdict).warns
+        label = result._replace(verdict=verdict).label
+        message = _lines(f"{header} {label}", result)
         if verdict is Verdict.KEPT:
+            return
+        if warns:
+            # Located at the contract's table, as pytest's warnings summary shows a warning.
+            warnings.warn_explicit(ContractWarning(message), None, str(self.path), self.line)
             return
         if verdict is Verdict.EXPECTED_BROKEN:
             raise ExpectedBreak(message)
@@ -364,6 +381,7 @@ class ProbeContractNode(pytest.Collector):
         controls: tuple[str, ...],
         expect_loaded: frozenset[str],
         expect_line: int,
+        strict: bool,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -378,6 +396,8 @@ class ProbeContractNode(pytest.Collector):
         self.controls = controls
         self.expect_loaded = expect_loaded
         self.expect_line = expect_line
+        self.strict = strict
+        """Whether expect_loaded entries are strict xfails (not for a contract that warns)."""
 
     def collect(self) -> list[pytest.Item]:
         items: list[pytest.Item] = []
@@ -386,7 +406,7 @@ class ProbeContractNode(pytest.Collector):
             if module in self.expect_loaded:
                 item.add_marker(
                     pytest.mark.xfail(
-                        strict=True,
+                        strict=self.strict,
                         raises=ExpectedBreak,
                         reason=(
                             f"{self.path.name}:{self.expect_line}: {module} is in expect_loaded; "

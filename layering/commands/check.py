@@ -176,6 +176,7 @@ def _validate(contracts: list[Contract], evidence: Evidence) -> list[Problem]:
     """Check the options of each contract that could be read against the package."""
     problems: list[Problem] = []
     try:
+        problems.extend(_exclude_problems(evidence))
         for contract in contracts:
             if not contract.problems:
                 contract.validate(evidence)
@@ -184,6 +185,31 @@ def _validate(contracts: list[Contract], evidence: Evidence) -> list[Problem]:
             problems.extend(_single_module_roots(evidence, graph_users[0]))
     except ConfigError as error:  # a root package that cannot be found
         problems.extend(error.problems)
+    return problems
+
+
+def _exclude_problems(evidence: Evidence) -> list[Problem]:
+    """An `exclude` pattern that matches no module excludes nothing (misspelt?), and one that
+    takes out a whole root package leaves nothing to check: both are errors at their entry."""
+    settings = evidence.settings
+    if not settings.exclude:
+        return []
+    evidence.walk()
+    walked = evidence.modules | evidence.excluded
+    problems = []
+    for index, pattern in enumerate(settings.exclude):
+        lines = settings.exclude_lines
+        line = lines[index] if index < len(lines) else settings.line_of("exclude")
+        roots = [r for r in settings.root_packages if pattern.covers(r)]
+        if roots:
+            message = f"'exclude' entry '{pattern}' excludes the root package '{roots[0]}'"
+            hint = "take the package out of root_packages instead"
+        elif not pattern.expand(walked):
+            message = f"'exclude' entry '{pattern}' matches no module in the package {', '.join(settings.root_packages)}"
+            hint = "a pattern that matches nothing excludes nothing: fix or remove it"
+        else:
+            continue
+        problems.append(Problem(settings.path, line, message, hint=hint))
     return problems
 
 
@@ -297,7 +323,7 @@ def check_settings(
             warnings.extend(w for c in probe_contracts for w in c.warnings(evidence, None))
         return RunReport(
             config_path=settings.path,
-            results=tuple(results[i] for i in range(len(contracts))),
+            results=tuple(contract.graded(results[i]) for i, contract in enumerate(contracts)),
             warnings=settings.notes + tuple(evidence.warnings()) + tuple(warnings),
             skipped_probes=sum(1 for c in skipped if c.runs_code),
             skipped_static=sum(1 for c in skipped if not c.runs_code),

@@ -25,6 +25,7 @@ from layering.domain.results import (
     ContractResult,
     CutImport,
     ItemResult,
+    Severity,
     StaleEntry,
     Verdict,
     Violation,
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
     from layering.engine.reach import ChainPair
 
-COMMON_OPTIONS = ("id", "name", "type", "expect")
+COMMON_OPTIONS = ("id", "name", "type", "expect", "severity")
 KNOWN_CHAINS = "known_chains"
 
 
@@ -299,6 +300,7 @@ class Contract:
         self.known_chains: tuple[KnownChain, ...] = ()
         self.notices: list[str] = []
         """What reading the options found worth a warning (a deprecated form)."""
+        self.severity = self._read_severity(raw)
         self._read_options(raw)
         if self.takes_known_chains and KNOWN_CHAINS in raw:
             self.known_chains = self._read_known_chains(raw[KNOWN_CHAINS])
@@ -404,6 +406,26 @@ class Contract:
     @property
     def expects_broken(self) -> bool:
         return self.spec.options.get("expect") == "broken"
+
+    def _read_severity(self, raw: dict[str, Any]) -> Severity:
+        """`severity`, read for every type alike (import-linter's types too, whose own options
+        are read later or not at all)."""
+        value = raw.get("severity", Severity.ERROR.value)
+        try:
+            return Severity(value)
+        except ValueError:
+            self.problem(
+                "severity",
+                f'contract \'{self.name}\': severity takes "error" or "warn", got {value!r}',
+                hint='severity = "warn" reports the contract and lets the run pass; leave it out to enforce it',
+            )
+            return Severity.ERROR
+
+    def graded(self, result: ContractResult) -> ContractResult:
+        """`result` with the contract's severity: applied to every result however it was made
+        (decided, from the cache, from probes), since it changes what the run does, not what
+        the contract found."""
+        return result._replace(severity=self.severity)
 
     def problem(self, option: str, message: str, hint: str = "") -> None:
         self.problems.append(
@@ -552,6 +574,15 @@ class Contract:
                     self.unseen_externals.append((option, pattern))
                 continue
             where = "the package " + ", ".join(self.settings.root_packages)
+            if pattern.expand(evidence.excluded):
+                self.problem_at(
+                    option,
+                    pattern,
+                    f"contract '{self.name}': '{pattern}' in '{option}' matches only modules that 'exclude' leaves out",
+                    "a pattern that matches nothing checked makes a contract that cannot fail: "
+                    "take the modules out of 'exclude', or the pattern out of the contract",
+                )
+                continue
             self.problems.append(
                 Problem(
                     self.settings.path,
@@ -560,6 +591,12 @@ class Contract:
                     hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
                 )
             )
+
+    def problem_at(self, option: str, pattern: ModulePattern, message: str, hint: str) -> None:
+        """A problem at the entry of `option` that is `pattern`."""
+        self.problems.append(
+            Problem(self.settings.path, self._pattern_line(option, pattern), message, hint=hint)
+        )
 
     def _pattern_line(self, option: str, pattern: ModulePattern) -> int:
         """The line of the entry of `option` that is `pattern` (the option's line if unknown)."""

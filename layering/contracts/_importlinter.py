@@ -226,7 +226,16 @@ class ImportLinterContract(Contract):
         if not is_internal_expression(evidence, pattern.text):
             return []
         matched = evidence.expand(pattern)
-        if not matched:
+        if not matched and pattern.expand(evidence.excluded):
+            self.problems.append(
+                self.entry_problem(
+                    option,
+                    index,
+                    f"contract '{self.name}': '{pattern}'{detail} in '{option}' matches only modules that 'exclude' leaves out",
+                    hint="take the modules out of 'exclude', or the pattern out of the contract",
+                )
+            )
+        elif not matched:
             self.problems.append(
                 self.entry_problem(
                     option,

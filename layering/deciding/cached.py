@@ -122,6 +122,7 @@ def settings_digest(settings: Settings) -> str:
             settings.source_roots,
             settings.exclude_type_checking_imports,
             settings.include_external_packages,
+            [pattern.text for pattern in settings.exclude],
         ]
     )
 

@@ -38,6 +38,15 @@ class Verdict(str, enum.Enum):
         return self in (Verdict.KEPT, Verdict.EXPECTED_BROKEN)
 
 
+class Severity(str, enum.Enum):
+    """What a contract that is not kept does to the run: ERROR fails it (exit 1); WARN reports
+    it the same way and lets the run pass (exit 0), so a team can bring a rule in before it is
+    enforced. A contract that could not be decided fails the run (exit 2) either way."""
+
+    ERROR = "error"
+    WARN = "warn"
+
+
 def shown_names(names: tuple[str, ...] | list[str]) -> str:
     """` (a, b)` for a report line: at most five names, then how many more."""
     if not names:
@@ -176,6 +185,27 @@ class ContractResult(NamedTuple):
     excused a finding (each counted once, however much it excused)."""
     probe_setting: ProbeSetting | None = None
     """For a probe contract: the interpreter, environment and setup its probes ran under."""
+    severity: Severity = Severity.ERROR
+
+    @property
+    def warns(self) -> bool:
+        """Not kept, on a contract whose severity is "warn": reported, yet the run passes."""
+        return self.severity is Severity.WARN and self.verdict in (
+            Verdict.BROKEN,
+            Verdict.UNEXPECTEDLY_KEPT,
+        )
+
+    @property
+    def fails_run(self) -> bool:
+        """Whether this result makes the run fail (exit 1, or 2 when it could not be decided)."""
+        return not self.verdict.passes and not self.warns
+
+    @property
+    def label(self) -> str:
+        """KEPT, BROKEN, ... as the text report shows it; WARN for a contract that warns."""
+        if not self.warns:
+            return self.verdict.label
+        return "WARN" if self.verdict is Verdict.BROKEN else "WARN (kept, expected broken)"
 
 
 class ItemResult(NamedTuple):
@@ -201,12 +231,18 @@ class RunReport(NamedTuple):
     def exit_code(self) -> int:
         if any(r.verdict is Verdict.ERROR for r in self.results):
             return 2
-        if any(not r.verdict.passes for r in self.results):
+        if any(r.fails_run for r in self.results):
             return 1
         return 0
 
     def count(self, verdict: Verdict) -> int:
+        """How many contracts got `verdict`, whatever their severity."""
         return sum(1 for r in self.results if r.verdict is verdict)
+
+    @property
+    def warned(self) -> int:
+        """How many contracts are not kept but only warn (severity "warn")."""
+        return sum(1 for r in self.results if r.warns)
 
 
 class Explanation(NamedTuple):

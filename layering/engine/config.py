@@ -22,7 +22,7 @@ from typing import Any
 from layering.adapters.config_lines import lines_of
 from layering.adapters.toml_text import HEADER, KEY, value_extent
 from layering.domain.errors import ConfigError, Problem, did_you_mean
-from layering.domain.patterns import is_dotted_name
+from layering.domain.patterns import ModulePattern, is_dotted_name
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -45,6 +45,7 @@ SESSION_OPTIONS = {
     "exclude_type_checking_imports": "leave imports under `if TYPE_CHECKING:` out",
     "contract_types": "import-linter contract types of your own, each 'name: module.Class'",
     "cache_dir": "where the import graph cache is kept (relative to this file)",
+    "exclude": "module patterns left out of the graph and of every contract, with everything under them",
     "contracts": "the list of contracts, one [[contracts]] table each",
 }
 IGNORED_IMPORTLINTER_OPTIONS = ("show_timings",)
@@ -118,6 +119,15 @@ class Settings:
     roots_known: bool = True
     """Whether the root packages and source roots were read without a problem (so they can be
     looked for, and patterns checked against the package)."""
+    exclude: tuple[ModulePattern, ...] = ()
+    """Modules that are not part of the package for any contract (tests, migrations, generated
+    code): each pattern's modules and everything under them."""
+    exclude_lines: tuple[int, ...] = ()
+    """The line of each entry of `exclude`."""
+
+    def excludes(self, module: str) -> bool:
+        """Whether `module` is excluded: matched by an `exclude` pattern, or inside one."""
+        return any(pattern.covers(module) for pattern in self.exclude)
 
     def line_of(self, option: str) -> int:
         """The line a run-wide option stands on (0 when it is not written)."""
@@ -495,6 +505,13 @@ def _read_settings(
         problems,
     )
 
+    exclude = _exclude_patterns(
+        path,
+        names("exclude") if "exclude" in table else [],
+        line("exclude"),
+        entry_lines.get("exclude", ()),
+        problems,
+    )
     base = os.path.dirname(path)
     if isinstance(cache_dir, str):
         problem = _cache_dir_problem(
@@ -528,7 +545,27 @@ def _read_settings(
         problems=tuple(problems),
         source_roots_given=source_roots_given,
         roots_known=roots_known,
+        exclude=exclude,
+        exclude_lines=entry_lines.get("exclude", ()),
     )
+
+
+def _exclude_patterns(
+    path: str, entries: list[str], line: int, entry_lines: tuple[int, ...], problems: list[Problem]
+) -> tuple[ModulePattern, ...]:
+    """`exclude`: module patterns, each at its own line when it cannot be read."""
+    patterns = []
+    for index, entry in enumerate(entries):
+        try:
+            patterns.append(ModulePattern.parse(entry))
+        except ValueError as error:
+            where = entry_lines[index] if index < len(entry_lines) else line
+            problems.append(
+                Problem(
+                    path, where, f"'exclude': {error}", hint='e.g. exclude = ["mypackage.tests"]'
+                )
+            )
+    return tuple(patterns)
 
 
 def _cache_dir_problem(cache_dir: str, base: str, source_roots: list[str]) -> str:

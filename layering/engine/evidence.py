@@ -11,6 +11,7 @@ import graph (`GraphSource`); a test hands it a package held in memory.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from collections.abc import Callable, Mapping
@@ -66,8 +67,10 @@ class Evidence:
         self._plan = plan
         self._sources = sources
         self._graphs = graphs
+        self.excluded: frozenset[str] = frozenset()
+        """The modules of the walk that `exclude` leaves out (known once the package is walked)."""
         if files is not None:  # the walk, done: the cached properties hold it from the start
-            self.__dict__["package_files"] = files
+            self.__dict__["package_files"] = self._without_excluded(files)
             self.__dict__["root_locations"] = dict(files.roots)
         self._planned = False
         self._widened = False
@@ -158,13 +161,29 @@ class Evidence:
     def package_files(self) -> PackageFiles:
         """Every module of the root packages: walked only when a wildcard or the graph needs it."""
         try:
-            return find_package_files(
+            files = find_package_files(
                 self.settings.root_packages,
                 self.settings.source_roots,
                 stamped=self.use_cache and bool(self.settings.cache_dir),
             )
         except PackageNotFound as missing:
             raise self._missing_root(missing) from None
+        return self._without_excluded(files)
+
+    def _without_excluded(self, files: PackageFiles) -> PackageFiles:
+        """The walk with the modules `exclude` names (and everything under them) taken out, so
+        that no contract, graph or report sees them; the ones taken out kept in `excluded`."""
+        if not self.settings.exclude:
+            return files
+        excludes = self.settings.excludes
+        self.excluded = frozenset(m for m in files.modules if excludes(m))
+        return dataclasses.replace(
+            files,
+            files={m: path for m, path in files.files.items() if not excludes(m)},
+            namespace_packages=frozenset(m for m in files.namespace_packages if not excludes(m)),
+            shadowed={m: path for m, path in files.shadowed.items() if not excludes(m)},
+            portions={m: path for m, path in files.portions.items() if not excludes(m)},
+        )
 
     def warnings(self) -> list[str]:
         """What reading the package had to say, each once: what the walk found Python reads
@@ -223,6 +242,8 @@ class Evidence:
             return path
         if module not in self._paths:
             root = next((r for r in self.settings.root_packages if is_within(module, r)), None)
+            if self.settings.excludes(module):
+                root = None
             self._paths[module] = (
                 module_file(module, root, self.root_locations[root]) if root else None
             )
@@ -250,7 +271,11 @@ class Evidence:
         path = self.path_of(module)
         if path is None:
             return []
-        found = subpackage_files(module, path)
+        found = {
+            m: p
+            for m, p in subpackage_files(module, path).items()
+            if not self.settings.excludes(m)
+        }
         self._paths.update(found)
         return sorted(found)
 
@@ -564,7 +589,7 @@ class Evidence:
         """The graph of the root packages (grimp's, by default), with external packages
         squashed."""
         self.root_locations  # noqa: B018 - a missing root package is a located config error, not grimp's
-        return self._graphs.build(
+        graph = self._graphs.build(
             GraphRequest(
                 root_packages=self.settings.root_packages,
                 source_roots=self.settings.source_roots,
@@ -578,6 +603,10 @@ class Evidence:
                 warnings=self._graph_warnings,
             )
         )
+        if self.settings.exclude:  # a graph read the public way walks every module itself
+            for module in [m for m in graph.modules if self.settings.excludes(m)]:
+                graph.remove_module(module)
+        return graph
 
     @property
     def graph_built(self) -> bool:
@@ -632,17 +661,21 @@ class Evidence:
             lazy=raw.lazy,
             conditional=raw.conditional,
         )
+        excludes = self.settings.excludes
         if not raw.is_from:
             return [
                 fact(line=n.line, imported=self._nearest_module(n.name), module=n.name, name=None)
                 for n in raw.names
+                if not excludes(n.name)
             ]
         base = self._absolute(importer, path, raw)
-        if base is None:
+        if base is None or excludes(base):
             return []
         facts = []
         for n in raw.names:
             candidate = f"{base}.{n.name}"
+            if excludes(candidate):
+                continue
             imported = candidate if self.is_module(candidate) else self._nearest_module(base)
             facts.append(fact(line=n.line, imported=imported, module=base, name=n.name))
         return facts

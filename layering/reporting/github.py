@@ -2,7 +2,7 @@
 
 Each finding of a failing contract (or probed module) becomes
 `::error file=PATH,line=N,col=N,title=CODE contract::message`, with its chain of imports on
-the following lines of the message. Findings that are known (`expect = "broken"`,
+the following lines of the message; a contract with `severity = "warn"` gives `::warning`. Findings that are known (`expect = "broken"`,
 `expect_loaded`) become one `::notice` per contract; kept contracts print nothing; the text
 summary ends the output. Values are escaped as the Actions toolkit does: `%`, CR and LF
 everywhere, and `:` and `,` in properties as well. Paths are relative to the root of the
@@ -77,7 +77,7 @@ def render(report: RunReport, root: str | None = None) -> str:
             body.extend(result.notes)
             lines.append(
                 command(
-                    "error",
+                    "warning" if result.warns else "error",
                     "\n".join(body),
                     file=paths.display(violation.path)
                     if violation.path

@@ -43,6 +43,7 @@ def document(report: RunReport) -> dict[str, Any]:
         "summary": {
             "contracts": len(report.results),
             **counts,
+            "warn": report.warned,
             "violations": sum(len(r.violations) for r in report.results),
         },
         "warnings": list(report.warnings),
@@ -86,6 +87,7 @@ def _contract(result: ContractResult) -> dict[str, Any]:
         "name": result.name,
         "type": result.type_name,
         "verdict": result.verdict.value,
+        "severity": result.severity.value,
         "passes": result.verdict.passes,
         "source": {"path": result.source_path, "line": result.source_line},
         "violations": [violation_to_data(v) for v in result.violations],

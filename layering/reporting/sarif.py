@@ -1,6 +1,7 @@
 """SARIF 2.1.0 (`--format sarif`), for code scanning: one run, one rule per finding code.
 
-Each finding is a result with level "error", its rule id (the stable code, e.g. LY001), a
+Each finding is a result with level "error" ("warning" for a contract with
+`severity = "warn"`), its rule id (the stable code, e.g. LY001), a
 message naming the contract, a physical location relative to `%SRCROOT%` (the configuration's
 directory, the base of every report format, given in `originalUriBaseIds`) and, for chains of imports, related locations and a
 code flow through each import statement. Known findings (`expect = "broken"`,
@@ -117,7 +118,7 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) 
     result: dict[str, Any] = {
         "ruleId": violation.code,
         "ruleIndex": rule_index,
-        "level": "error",
+        "level": "warning" if contract.warns else "error",
         "message": {"text": text},
         "locations": [_location(paths, path, line, violation.column)],
         "partialFingerprints": {
@@ -128,6 +129,7 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) 
             "contractName": contract.name,
             "contractType": contract.type_name,
             "verdict": contract.verdict.value,
+            "severity": contract.severity.value,
         },
     }
     if finding.item:

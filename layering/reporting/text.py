@@ -35,10 +35,14 @@ def render(report: RunReport, colour: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+_WARN_COLOUR = "33"
+
+
 def render_result(result: ContractResult, colour: bool = False) -> list[str]:
-    label = result.verdict.label
+    label = result.label
     if colour:
-        label = f"\x1b[{_COLOURS[result.verdict]}m{label}\x1b[0m"
+        shade = _WARN_COLOUR if result.warns else _COLOURS[result.verdict]
+        label = f"\x1b[{shade}m{label}\x1b[0m"
     ident = (
         f" [{result.contract_id}]"
         if result.contract_id and result.contract_id != result.name
@@ -205,10 +209,14 @@ def _count(number: int, noun: str) -> str:
 
 
 def summary(report: RunReport) -> str:
-    parts = [
-        f"{report.count(Verdict.KEPT)} kept",
-        f"{report.count(Verdict.BROKEN) + report.count(Verdict.UNEXPECTEDLY_KEPT)} broken",
-    ]
+    broken = sum(
+        1
+        for r in report.results
+        if r.verdict in (Verdict.BROKEN, Verdict.UNEXPECTEDLY_KEPT) and not r.warns
+    )
+    parts = [f"{report.count(Verdict.KEPT)} kept", f"{broken} broken"]
+    if report.warned:
+        parts.append(f'{report.warned} WARN (severity = "warn": the run passes)')
     if report.count(Verdict.EXPECTED_BROKEN):
         parts.append(f"{report.count(Verdict.EXPECTED_BROKEN)} broken as expected")
     if report.count(Verdict.ERROR):

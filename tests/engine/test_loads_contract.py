@@ -261,7 +261,7 @@ def test_configuration_mistakes_are_located_errors(project):
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
         "contracts.toml:9: error: contract 'no forbidden loads': unrecognized option 'forbiden'. Did you mean 'forbidden'?",
-        "  hint: options of 'loads': expect, expect_loaded, forbidden, id, modules, name, type",
+        "  hint: options of 'loads': expect, expect_loaded, forbidden, id, modules, name, severity, type",
     ]
     project.write({"contracts.toml": loads_config(["app.a", "json"], ["app.nothing"], ["app.b"])})
     result = project.check()

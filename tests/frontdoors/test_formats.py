@@ -56,6 +56,7 @@ def test_json_broken(broken: Path) -> None:
         "expected_broken": 1,
         "unexpectedly_kept": 0,
         "error": 0,
+        "warn": 0,
         "violations": 4,
     }
     by_id = {c["id"]: c for c in document["contracts"]}

@@ -197,6 +197,33 @@ def test_failure_shows_the_violation_lines_without_a_traceback(pytester: pytest.
     assert "Traceback" not in result.stdout.str() and "pytest_plugin.py" not in result.stdout.str()
 
 
+def test_a_warn_contract_passes_with_a_warning(pytester: pytest.Pytester) -> None:
+    contracts = CONTRACTS.replace(
+        'within = ["app"]\n', 'within = ["app"]\nseverity = "warn"\n'
+    ).replace(
+        'forbidden_modules = ["app.sub"]\n',
+        'forbidden_modules = ["app.sub"]\nseverity = "warn"\n',
+        1,
+    )
+    _project(pytester, contracts=contracts)
+    result = pytester.runpytest("-rA")
+    result.assert_outcomes(passed=2, xfailed=1, warnings=2)
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(
+        [
+            "*warnings summary*",
+            "contracts.toml::leaf",
+            "  */contracts.toml:13: ContractWarning: b is a leaf: no sub, 100% sure [[]leaf[]] WARN",
+            "    src/app/b.py:2: LY003 app.b imports app.sub.x",
+        ]
+    )
+    # The warning made an error fails the item, showing the report's lines, not a traceback.
+    strict = pytester.runpytest("-W", "error::layering.pytest_plugin.ContractWarning")
+    strict.assert_outcomes(failed=2, xfailed=1)
+    strict.stdout.fnmatch_lines(["b is a leaf: no sub, 100% sure [[]leaf[]] WARN"])
+    assert "Traceback" not in strict.stdout.str()
+
+
 def test_kept_contracts_pass(pytester: pytest.Pytester) -> None:
     _project(pytester, KEPT)
     result = pytester.runpytest()
