@@ -327,6 +327,7 @@ def check_settings(
             warnings=settings.notes + tuple(evidence.warnings()) + tuple(warnings),
             skipped_probes=sum(1 for c in skipped if c.runs_code),
             skipped_static=sum(1 for c in skipped if not c.runs_code),
+            listed_chains=chains,
         )
 
 

@@ -226,6 +226,9 @@ class RunReport(NamedTuple):
     skipped_probes: int = 0
     skipped_static: int = 0
     """Contracts of the selection left out: probes by a static-only run, and the reverse."""
+    listed_chains: int = 0
+    """How many chains the run was asked to list per group (`--chains`): the text report shows
+    as many imports of each cut, and at least `CUT_SHOWN`."""
 
     @property
     def exit_code(self) -> int:

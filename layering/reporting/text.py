@@ -9,6 +9,7 @@ from layering.domain.errors import ConfigError
 from layering.domain.results import (
     ChainGroup,
     ContractResult,
+    CutImport,
     RunReport,
     Verdict,
     Violation,
@@ -24,12 +25,19 @@ _COLOURS = {
 }
 
 
+CUT_SHOWN = 3
+"""Imports of each cut a report shows by default, the most-crossed first (`--chains N` shows
+N, `--chains all` every one): a broken layers contract on sympy has cuts of 387 imports, a
+report nobody reads to the end."""
+
+
 def render(report: RunReport, colour: bool = False) -> str:
     """The report, headed by the file read; warnings are not in it (the CLI writes them to
     stderr, see `warning_lines`)."""
     lines: list[str] = [f"Configuration: {relative_path(report.config_path)}"]
+    shown = max(report.listed_chains, CUT_SHOWN)
     for result in report.results:
-        lines.extend(render_result(result, colour))
+        lines.extend(render_result(result, colour, shown))
     lines.append("")
     lines.append(summary(report))
     return "\n".join(lines) + "\n"
@@ -38,7 +46,9 @@ def render(report: RunReport, colour: bool = False) -> str:
 _WARN_COLOUR = "33"
 
 
-def render_result(result: ContractResult, colour: bool = False) -> list[str]:
+def render_result(
+    result: ContractResult, colour: bool = False, shown: int = CUT_SHOWN
+) -> list[str]:
     label = result.label
     if colour:
         shade = _WARN_COLOUR if result.warns else _COLOURS[result.verdict]
@@ -59,7 +69,7 @@ def render_result(result: ContractResult, colour: bool = False) -> list[str]:
         lines.extend(f"  {line}" for line in result.probe_setting.lines())
     if result.verdict is Verdict.KEPT:
         return lines
-    lines.extend(violation_lines(result))
+    lines.extend(violation_lines(result, shown))
     return lines
 
 
@@ -72,7 +82,7 @@ def warnings_text(warnings: Iterable[str]) -> str:
     return "".join(f"layering: warning: {warning}\n" for warning in dict.fromkeys(warnings))
 
 
-def violation_lines(result: ContractResult) -> list[str]:
+def violation_lines(result: ContractResult, shown: int = CUT_SHOWN) -> list[str]:
     """The violations of one contract: first each group of chains with the imports that cut
     them, then every other finding with its chain, then the contract's notes."""
     lines = []
@@ -82,14 +92,24 @@ def violation_lines(result: ContractResult) -> list[str]:
         group.beside_known for group in result.chain_groups
     )
     alone = len(result.chain_groups) == 1
-    for group in result.chain_groups:
-        lines.extend(group_lines(group, keeps=only_chains and alone, titled=not alone))
-    if len(result.chain_groups) > 1:
+    if _shares_imports(result.chain_groups):
+        lines.extend(_by_import_lines(result.chain_groups, only_chains, max(shown, BY_IMPORT)))
+    else:
+        for group in result.chain_groups:
+            lines.extend(
+                group_lines(group, keeps=only_chains and alone, titled=not alone, shown=shown)
+            )
+    if len(result.chain_groups) > 1 and not _shares_imports(result.chain_groups):
         total = len(
             {(cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut}
         )
+        where = (
+            "above"
+            if all(len(group.cut) <= shown for group in result.chain_groups)
+            else "of these cuts"
+        )
         lines.append(
-            f"  Removing the {_count(total, 'import')} above {'keeps the contract' if only_chains else 'cuts every chain'}."
+            f"  Removing the {_count(total, 'import')} {where} {'keeps the contract' if only_chains else 'cuts every chain'}."
         )
     for violation in result.violations:
         if violation in in_groups:
@@ -107,10 +127,68 @@ def violation_lines(result: ContractResult) -> list[str]:
     return lines
 
 
-def group_lines(group: ChainGroup, keeps: bool, titled: bool, codes: bool = True) -> list[str]:
-    """A group of chains: how many, the imports that cut them with an example each, the chains
-    listed with --chains, and how many more there are. A group of direct imports only needs no
-    title, unless other groups stand beside it."""
+BY_IMPORT = 10
+"""Imports a report shows by default where one import cuts the chains of several groups."""
+
+
+def _shares_imports(groups: tuple[ChainGroup, ...]) -> bool:
+    """Whether an import cuts the chains of more than one group (an independence contract's
+    pairs often share them): the report then says each import once, with the pairs it breaks."""
+    seen: set[tuple[str, str]] = set()
+    for group in groups:
+        for cut in group.cut:
+            if (cut.importer, cut.imported) in seen:
+                return True
+            seen.add((cut.importer, cut.imported))
+    return False
+
+
+def _by_import_lines(groups: tuple[ChainGroup, ...], keeps: bool, shown: int) -> list[str]:
+    """Each import of the cuts once, the one that breaks the most pairs first: its statements,
+    the pairs whose chains run through it, and the shortest of those chains."""
+    pairs: dict[tuple[str, str], list[tuple[ChainGroup, CutImport]]] = {}
+    for group in groups:
+        for cut in group.cut:
+            pairs.setdefault((cut.importer, cut.imported), []).append((group, cut))
+    ordered = sorted(
+        pairs.items(),
+        key=lambda item: (-len(item[1]), -sum(c.chains for _, c in item[1]), item[0]),
+    )
+    outcome = "keeps the contract" if keeps else "cuts every chain"
+    lines = [
+        f"  {_count(sum(g.chains for g in groups), 'chain')} between {_count(len(groups), 'pair')}; "
+        f"removing {'this import' if len(ordered) == 1 else f'these {len(ordered)} imports'} {outcome}:"
+    ]
+    for _edge, users in ordered[:shown]:
+        first = users[0][1]
+        lines.extend(_statement_lines(first.statements, True))
+        broken = ", ".join(f"{g.source} -> {g.target}" for g, _ in users)
+        lines.append(f"    breaks {_count(len(users), 'pair')}: {broken}")
+        group, cut = min(users, key=lambda user: (len(user[1].example), user[0].source))
+        if len(cut.example) > 1:
+            lines.append(f"    the shortest chain through it ({group.source} -> {group.target}):")
+            lines.extend(f"      {hop.render()}" for hop in cut.example)
+    hidden = ordered[shown:]
+    if hidden:
+        statements = sum(len(users[0][1].statements) for _, users in hidden)
+        lines.append(
+            f"  ... and {_count(len(hidden), 'more import')} ({_count(statements, 'statement')})"
+            " (--chains all to list them)"
+        )
+    return lines
+
+
+def group_lines(
+    group: ChainGroup,
+    keeps: bool,
+    titled: bool,
+    codes: bool = True,
+    shown: int | None = None,
+) -> list[str]:
+    """A group of chains: how many, the imports that cut them with an example each (the first
+    `shown`, most-crossed first; all when None), the chains listed with --chains, and how many
+    more there are. A group of direct imports only needs no title, unless other groups stand
+    beside it."""
     these = "this import" if len(group.cut) == 1 else f"these {len(group.cut)} imports"
     outcome = (
         "keeps the contract" if keeps else ("cuts it" if group.chains == 1 else "cuts them all")
@@ -125,7 +203,8 @@ def group_lines(group: ChainGroup, keeps: bool, titled: bool, codes: bool = True
             f"  {_count(group.chains, 'chain')} from {group.source} to {group.target}; removing {these} {outcome}:"
         ]
     )
-    for cut in group.cut:
+    listed_cut = group.cut if shown is None else group.cut[:shown]
+    for cut in listed_cut:
         lines.extend(_statement_lines(cut.statements, codes))
         first = cut.statements[0]
         if len(cut.example) == 1 and (cut.example[0].path, cut.example[0].line) == (
@@ -157,8 +236,16 @@ def group_lines(group: ChainGroup, keeps: bool, titled: bool, codes: bool = True
                 f"    {'- ' if number == 0 else '  '}{hop.render()}"
                 for number, hop in enumerate(chain)
             )
+    hidden = group.cut[len(listed_cut) :]
     more = group.chains - group.shown
-    if more > 0:
+    if hidden:
+        statements = sum(len(cut.statements) for cut in hidden)
+        chains = f" and {_count(more, 'more chain')}" if more > 0 else ""
+        lines.append(
+            f"  ... and {_count(len(hidden), 'more import')} of the cut ({_count(statements, 'statement')}){chains}"
+            " (--chains all to list them)"
+        )
+    elif more > 0:
         lines.append(f"  ... and {_count(more, 'more chain')} (--chains all to list them)")
     return lines
 
