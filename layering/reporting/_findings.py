@@ -102,8 +102,11 @@ def cut_notes(result: ContractResult) -> dict[Violation, str]:
                 if cut.chains == 0
                 else f"{cut.chains} of {group.chains} chain{'s' if group.chains != 1 else ''}"
             )
+            which = (
+                "the one import" if len(group.cut) == 1 else f"one of the {len(group.cut)} imports"
+            )
             text = (
-                f"one of the {len(group.cut)} imports to remove to cut every chain from {group.source} to {group.target} "
+                f"{which} to remove to cut every chain from {group.source} to {group.target} "
                 f"({crossing} from {group.source} run through it)"
             )
             notes.update(dict.fromkeys(cut.statements, text))

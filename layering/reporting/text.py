@@ -229,7 +229,7 @@ def group_lines(
             if len(group.listed) < group.chains
             else f"  all {group.chains} chains (the shortest from each import of a source module that leads there):"
             if group.chains > 1
-            else "  the only chain:"
+            else "  the chain (the shortest from the only import of a source module that leads there):"
         )
         for chain in group.listed:
             lines.extend(

@@ -32,7 +32,7 @@ def test_explain_shows_every_chain_with_located_hops_names_and_marks(project):
         "      shop/api/views.py:1: shop.api.views -> shop.domain.orders",
         "      shop/domain/orders.py:3: shop.domain.orders -> shop.util.helpers (money) [TYPE_CHECKING]",
         "      shop/util/helpers.py:1: shop.util.helpers -> shop.db.models",
-        "  the only chain:",
+        "  the chain (the shortest from the only import of a source module that leads there):",
         "    - shop/api/views.py:1: shop.api.views -> shop.domain.orders",
         "      shop/domain/orders.py:3: shop.domain.orders -> shop.util.helpers (money) [TYPE_CHECKING]",
         "      shop/util/helpers.py:1: shop.util.helpers -> shop.db.models",

@@ -71,3 +71,27 @@ def test_an_import_that_breaks_several_pairs_is_said_once_with_the_pairs(project
     assert findings(result.stdout) == ["app/hub.py:1: LY012 app.hub imports app.c.target"]
     assert "    breaks 2 pairs: app.a -> app.c, app.b -> app.c" in lines
     assert "  2 chains between 2 pairs; removing this import keeps the contract:" in lines
+
+
+def test_a_claim_is_counted_before_it_is_made(project):
+    """One import to cut is "the one import", never "one of the 1 imports"; one chain is the
+    shortest from the only import that leads there, never "the only chain"."""
+    project.write(
+        {
+            **FANNED,
+            **{f"app/low/m{i}.py": "" for i in range(1, 6)},
+            "app/low/m0.py": "import app.mid\n",
+            "app/mid.py": "import app.high.h0\n",
+        }
+    )
+    github = project.check("--format", "github")
+    assert github.returncode == 1, github.stdout
+    assert "the one import to remove to cut every chain from app.low to app.high" in (
+        github.stdout
+    )
+    assert "one of the 1 imports" not in github.stdout
+    listed = project.check("--chains", "all")
+    assert "the only chain" not in listed.stdout
+    assert "  the chain (the shortest from the only import of a source module that leads" in (
+        listed.stdout
+    )
