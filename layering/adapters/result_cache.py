@@ -495,8 +495,8 @@ class StoredVerdicts(NamedTuple):
     """Each contract's warnings."""
     reach: list[dict[str, Any] | None]
     """What each contract's chains reach (`engine.reach.summarize`; None: not told)."""
-    graph: Any
-    """The graph's imports (`engine.reach.StoredImports`)."""
+    graph: dict[str, tuple[str, ...]]
+    """The graph's imports (`engine.reach.StoredImports.to_data`)."""
     shown: dict[str, str]
     """The digest of each file whose lines the results show, by the path they show it at."""
 

@@ -42,6 +42,7 @@ from layering.engine.ports import (
 
 if TYPE_CHECKING:
     from layering.adapters.cache_builder import CacheBuilder
+    from layering.adapters.grimp_graph import ImportGraph
     from layering.adapters.grimp_scan import ModuleReading
     from layering.adapters.source_facts import ImportStatements, RawBinding, RawImport, RawNameUse
 
@@ -487,7 +488,7 @@ class Evidence:
         return tuple(self.statements(a, b, facts.get((a, b)))[0] for a, b in zip(chain, chain[1:]))
 
     @staticmethod
-    def imports_of(graph: Any) -> dict[str, frozenset[str]]:
+    def imports_of(graph: ImportGraph) -> dict[str, frozenset[str]]:
         """A graph as a plain mapping, importer to the modules it imports, for chains and cuts."""
         return {
             module: frozenset(graph.find_modules_directly_imported_by(module))

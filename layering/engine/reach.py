@@ -30,9 +30,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from layering.domain.patterns import is_within
+
+if TYPE_CHECKING:
+    from layering.adapters.grimp_graph import ImportGraph
 
 MAX_WALKS = 64
 """Past this many walks an edit is too large to reason about cheaply: decide the contract."""
@@ -158,7 +161,7 @@ class StoredImports:
         return reached
 
 
-def summarize(pairs: Sequence[ChainPair], graph: Any, index: ModuleIndex) -> dict[str, Any]:
+def summarize(pairs: Sequence[ChainPair], graph: ImportGraph, index: ModuleIndex) -> dict[str, Any]:
     """What each pair's sources reach, in `graph` as it is."""
     down: dict[tuple[tuple[str, ...], bool], str] = {}
     for pair in pairs:
@@ -264,7 +267,7 @@ def _member(module: str, target: str, as_packages: bool) -> bool:
     return is_within(module, target) if as_packages else module == target
 
 
-def _reached_from(graph: Any, modules: Iterable[str], as_packages: bool) -> set[str]:
+def _reached_from(graph: ImportGraph, modules: Iterable[str], as_packages: bool) -> set[str]:
     reached: set[str] = set()
     for module in modules:
         if module not in graph.modules:
@@ -279,7 +282,7 @@ def _reached_from(graph: Any, modules: Iterable[str], as_packages: bool) -> set[
     return reached
 
 
-def _descendants(graph: Any, module: str) -> set[str]:
+def _descendants(graph: ImportGraph, module: str) -> set[str]:
     try:
         return set(graph.find_descendants(module))
     except ValueError:
