@@ -16,6 +16,7 @@ from layering.domain.allowances import (
     unused,
     unused_names,
 )
+from layering.domain.chains import chains_and_cut
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.known_chains import KnownChain, groups_of, parse_known_chain, unknown_pairs
@@ -324,7 +325,47 @@ class Contract:
             known.append(chain._replace(line=line, position=index))
         return tuple(known)
 
-    def chains_to_report(
+    def chain_groups_between(
+        self,
+        evidence: Evidence,
+        found: Findings,
+        imports: Mapping[str, Any],
+        importers: Mapping[str, Any],
+        ends: tuple[set[str], set[str], set[str]],
+        labels: tuple[str, str],
+        code: Callable[[Edge], str],
+        facts: dict[Edge, list[ImportFact]] | None = None,
+    ) -> list[ChainGroup]:
+        """The groups of chains the contract reports from `ends` (sources, targets, modules
+        left out), labelled `labels` when a group is all of them, each with its cut and its
+        findings; recorded on `found`. None found: no chain joins them (or, with known chains,
+        none that no known chain names)."""
+        sources, targets, excluded = ends
+        groups = []
+        for starts, finishes, left_out, pairs in self._chains_to_report(
+            evidence, imports, sources, targets, excluded, found
+        ):
+            chains = chains_and_cut(
+                imports, starts, finishes, left_out, evidence.listed_chains, importers=importers
+            )
+            if not chains.cut:
+                continue
+            whole = starts == sources and finishes == targets
+            group = chain_group(
+                evidence,
+                chains,
+                labels[0] if whole else ", ".join(sorted(starts)),
+                labels[1] if whole else ", ".join(sorted(finishes)),
+                code,
+                facts,
+                pairs,
+                beside_known=bool(self.known_chains),
+            )
+            found.chain_groups.append(group)
+            groups.append(group)
+        return groups
+
+    def _chains_to_report(
         self,
         evidence: Evidence,
         imports: Mapping[str, Any],

@@ -19,12 +19,11 @@ from layering.contracts._common import (
     ContractInvalid,
     Findings,
     OptionError,
-    chain_group,
     import_expression,
     matching_edges,
     suggest_module,
 )
-from layering.domain.chains import chains_and_cut, importers_of
+from layering.domain.chains import importers_of
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern
 from layering.domain.results import Violation, statement_message
@@ -361,30 +360,19 @@ class ImportLinterContract(Contract):
         for importer, imported, left_out in pairs:
             left_out_members = {m for x in left_out for m in members(graph, x)}
             sources, targets = members(graph, importer), members(graph, imported)
-            reported = self.chains_to_report(
-                evidence, imports, sources, targets, left_out_members, found
+            groups = self.chain_groups_between(
+                evidence,
+                found,
+                imports,
+                importers,
+                (sources, targets, left_out_members),
+                (importer, imported),
+                lambda _: self.violation_code,
             )
-            for starts, ends, excluded, known_ends in reported:
-                chains = chains_and_cut(
-                    imports, starts, ends, excluded, evidence.listed_chains, importers=importers
-                )
-                if not chains.cut and not self.known_chains:
-                    # import-linter saw a route that layering cannot trace: show its report
-                    return ImportLinterContract.findings(self, evidence, found, graph, check)
-                if not chains.cut:
-                    continue
-                whole = starts == sources and ends == targets
-                group = chain_group(
-                    evidence,
-                    chains,
-                    importer if whole else ", ".join(sorted(starts)),
-                    imported if whole else ", ".join(sorted(ends)),
-                    lambda _: self.violation_code,
-                    ends=known_ends,
-                    beside_known=bool(self.known_chains),
-                )
-                found.chain_groups.append(group)
-                violations.extend(v for cut in group.cut for v in cut.statements)
+            if not groups and not self.known_chains:
+                # import-linter saw a route that layering cannot trace: show its report
+                return ImportLinterContract.findings(self, evidence, found, graph, check)
+            violations.extend(v for group in groups for cut in group.cut for v in cut.statements)
         return violations
 
     def link_findings(

@@ -9,7 +9,6 @@ from layering.contracts._common import (
     Decision,
     Findings,
     OptionError,
-    chain_group,
     import_expression,
     matching_edges,
     names_external_package,
@@ -24,7 +23,7 @@ from layering.contracts._names import (
     stale_target_notes,
 )
 from layering.domain.allowances import record_use
-from layering.domain.chains import chains_and_cut, importers_of
+from layering.domain.chains import importers_of
 from layering.domain.codes import DIRECT_IMPORT, FORBIDDEN_NAME, INDIRECT_IMPORT
 from layering.domain.errors import Problem
 from layering.domain.facts import ImportFact
@@ -380,41 +379,24 @@ class ForbiddenContract(Contract):
         for group_sources, targets in self._pairings(sources, forbidden):
             source_members = _members_of_all(graph, group_sources, as_packages)
             target_members = _members_of_all(graph, targets, as_packages)
-            reported = self.chains_to_report(
-                evidence, imports, source_members, target_members, set(), found
+            groups = self.chain_groups_between(
+                evidence,
+                found,
+                imports,
+                importers,
+                (source_members, target_members, set()),
+                (
+                    self._label(group_sources, sources, "source_modules"),
+                    self._label(targets, forbidden, "forbidden_modules"),
+                ),
+                lambda edge: (
+                    DIRECT_IMPORT
+                    if edge[0] in source_members and edge[1] in target_members
+                    else INDIRECT_IMPORT
+                ),
+                partially_excused,
             )
-            for starts, ends, excluded, pairs in reported:
-                chains = chains_and_cut(
-                    imports,
-                    starts,
-                    ends,
-                    excluded,
-                    listed=evidence.listed_chains,
-                    importers=importers,
-                )
-                if not chains.cut:
-                    continue
-                whole = starts == source_members and ends == target_members
-                group = chain_group(
-                    evidence,
-                    chains,
-                    self._label(group_sources, sources, "source_modules")
-                    if whole
-                    else ", ".join(sorted(starts)),
-                    self._label(targets, forbidden, "forbidden_modules")
-                    if whole
-                    else ", ".join(sorted(ends)),
-                    lambda edge: (
-                        DIRECT_IMPORT
-                        if edge[0] in source_members and edge[1] in target_members
-                        else INDIRECT_IMPORT
-                    ),
-                    partially_excused,
-                    pairs,
-                    beside_known=bool(self.known_chains),
-                )
-                found.chain_groups.append(group)
-                violations.extend(v for cut in group.cut for v in cut.statements)
+            violations.extend(v for group in groups for cut in group.cut for v in cut.statements)
         violations.extend(self._unmatched_ignores(matched_ignores, found))
         found.ignored_imports = len(set(removed))
         return violations

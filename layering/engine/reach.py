@@ -161,7 +161,9 @@ class StoredImports:
         return reached
 
 
-def summarize(pairs: Sequence[ChainPair], graph: ImportGraph, index: ModuleIndex) -> dict[str, Any]:
+def summarize(
+    pairs: Sequence[ChainPair], graph: ImportGraph, index: ModuleIndex
+) -> dict[str, Any]:
     """What each pair's sources reach, in `graph` as it is."""
     down: dict[tuple[tuple[str, ...], bool], str] = {}
     for pair in pairs:
