@@ -674,7 +674,7 @@ def _reap(pid, kill_group):
     return status
 
 
-def supervise(pid, result_fd, stderr_fd, timeout, close=True, start=None):
+def supervise(pid, result_fd, stderr_fd, timeout, close=True, start=None, parent_fd=None):
     """Watch child `pid` until it exits or `timeout` seconds pass (then kill its group).
 
     Reads the result channel and the stderr pipe as they fill (keeping the last
@@ -682,7 +682,9 @@ def supervise(pid, result_fd, stderr_fd, timeout, close=True, start=None):
     grandchild may hold. Closes both descriptors if `close`. `start` (a `time.monotonic()`
     value, default now) is when the timeout began. Returns a dict: `status` (raw wait status
     or None), `timed_out`, `result` (the frame payload as text, or None), `stderr`, `seconds`.
-    The child must lead its own process group.
+    The child must lead its own process group. `parent_fd`, a pipe's read end whose writer is
+    the run: when the run is gone (its end closed, however it ended, SIGKILL included), the
+    child's group is killed at once rather than left running the project's code unwatched.
     """
     import select
     import time
@@ -699,6 +701,8 @@ def supervise(pid, result_fd, stderr_fd, timeout, close=True, start=None):
     if use_poll:
         for fd in open_fds:
             poller.register(fd, select.POLLIN)
+        if parent_fd is not None:
+            poller.register(parent_fd, 0)  # reported only when it hangs up or fails
     timed_out = False
     pause = 0.0005
     try:
@@ -714,13 +718,15 @@ def supervise(pid, result_fd, stderr_fd, timeout, close=True, start=None):
                     break
                 wait = min(deadline - now, pause)
                 pause = min(pause * 2, 0.05)
-            if not open_fds:
+            if not open_fds and not use_poll:
                 time.sleep(wait)
                 continue
             if use_poll:
                 ready = [fd for fd, _ in poller.poll(wait * 1000)]
             else:
                 ready = select.select(open_fds, [], [], wait)[0]
+            if parent_fd is not None and parent_fd in ready:
+                break  # the run is gone: _reap kills the group below
             if not ready and result_fd in open_fds and _wait_exited(pid) is not None:
                 break  # the child died while something else still holds the result pipe
             for fd in ready:
@@ -935,7 +941,9 @@ def _serve_slot(job_fd, reply_fd, keep, startup, prepared, time):
             os._exit(0)
         _write_all(go_w, b"g")
         os.close(go_w)
-        report = supervise(pid, read_result, read_err, job["timeout"], start=start)
+        report = supervise(
+            pid, read_result, read_err, job["timeout"], start=start, parent_fd=job_fd
+        )
         write_frame(reply_fd, to_json(report).encode("ascii"))
 
 

@@ -227,9 +227,40 @@ def test_a_signal_while_probes_run_kills_them_and_exits_with_its_code(tmp_path, 
         subprocess.CompletedProcess(process.args, process.returncode, out, err), codes=(code,)
     )
     assert result.err == f"layering: {said}\n", result
-    gone_by = time.monotonic() + 10  # killed at once; a loaded machine may take a while to reap
+    assert_gone(probe)
+
+
+def assert_gone(probe: int) -> None:
+    """The probe is gone within 10 s (killed at once; a loaded machine may take a while to
+    reap); else it is killed and the test fails with what /proc says of it."""
+    gone_by = time.monotonic() + 10
     while running(probe) and time.monotonic() < gone_by:
         time.sleep(0.05)
     if running(probe):
+        try:
+            with open(f"/proc/{probe}/stat") as stat:
+                state, parent, group = stat.read().rsplit(")", 1)[1].split()[:3]
+        except FileNotFoundError:
+            return
         os.kill(probe, signal.SIGKILL)
-        pytest.fail(f"the probe (pid {probe}) still ran 10 s after the run ended")
+        pytest.fail(
+            f"the probe (pid {probe}, state {state}, parent {parent}, group {group}) still ran"
+            " 10 s after the run ended"
+        )
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads process states from /proc")
+def test_a_run_killed_outright_leaves_no_probe_running(tmp_path):
+    # SIGKILL gives the run no chance to clean up: the probe's supervisor sees the run's end
+    # of their pipe close and kills the probe itself.
+    pid_file = tmp_path / "probe.pid"
+    write(tmp_path, {**SLEEPS, "contracts.toml": probe_that_sleeps(pid_file)})
+    process = cli(tmp_path, "check")
+    deadline = time.monotonic() + 60
+    while not (pid_file.exists() and pid_file.read_text()):
+        assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    probe = int(pid_file.read_text())
+    process.kill()
+    process.communicate(timeout=30)
+    assert_gone(probe)
