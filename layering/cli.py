@@ -485,7 +485,7 @@ def _migrate(arguments: argparse.Namespace) -> int:
         _out(migration.text)
     else:
         _out(
-            f"{relative(migration.path)}: wrote {migration.contracts} contracts from {relative(settings.path)}, "
+            f"{relative(migration.path)}: wrote {migration.contracts} contract{'' if migration.contracts == 1 else 's'} from {relative(settings.path)}, "
             "with the same verdicts\n"
         )
     for note in migration.notes:

@@ -189,6 +189,13 @@ def _configurations_in(directory: str) -> list[tuple[str, str, str]]:
     ]
 
 
+def importlinter_configuration_in(directory: str) -> str | None:
+    """The import-linter configuration `layering check` would read in `directory`, if any
+    (what `migrate` reads again)."""
+    found = [path for path, _, dialect in _configurations_in(directory) if dialect == IMPORTLINTER]
+    return found[0] if found else None
+
+
 _LAYERING_TABLE = re.compile(r"^\s*\[+\s*tool\.layering[\].]", re.M)
 _IMPORTLINTER_TABLE = re.compile(r"^\s*\[+\s*tool\.importlinter[\].]", re.M)
 _INI_SECTION = re.compile(r"^\s*\[importlinter\]", re.M)
