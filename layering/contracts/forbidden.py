@@ -227,9 +227,6 @@ class ForbiddenContract(Contract):
             is_within(source, forbidden) or is_within(forbidden, source)
         )
 
-    def _is_ignored(self, importer: str, imported: str) -> bool:
-        return any(a.matches(importer) and b.matches(imported) for a, b in self.ignored)
-
     def find(
         self, evidence: Evidence, found: Findings, graph: ImportGraph | None
     ) -> list[Violation]:
@@ -266,19 +263,20 @@ class ForbiddenContract(Contract):
     def _find_direct(self, evidence: Evidence, found: Findings) -> list[Violation]:
         as_packages = self.values["as_packages"]
         forbidden = self._forbidden(evidence)
-        matched_ignores: set[int] = set()
+        matched_ignores, ignored_edges = self._ignored_anywhere(evidence)
+        found.ignored_imports = len(ignored_edges)
         taken = []
         for source in self._sources(evidence):
             importers = [source, *evidence.descendants(source)] if as_packages else [source]
             targets = [f for f in forbidden if not self._overlap(source, f)]
             for importer in importers:
                 for fact in evidence.facts_of(importer):
-                    for position, (a, b) in enumerate(self.ignored):
-                        if a.matches(fact.importer) and b.matches(fact.imported):
-                            matched_ignores.add(position)
                     if not any(self._hits(fact.imported, f, evidence) for f in targets):
                         continue
-                    if self._is_ignored(fact.importer, fact.imported):
+                    if (
+                        fact.importer,
+                        _as_the_graph_has_it(evidence, fact.imported),
+                    ) in ignored_edges:
                         continue
                     if self.excused(fact, found):
                         continue
@@ -286,6 +284,21 @@ class ForbiddenContract(Contract):
         return statement_violations(sorted(set(taken)), DIRECT_IMPORT) + self._unmatched_ignores(
             matched_ignores, found
         )
+
+    def _ignored_anywhere(self, evidence: Evidence) -> tuple[set[int], set[tuple[str, str]]]:
+        """The positions of the ignored imports that match an import of the package, and the
+        imports they match: anywhere, not only from the sources, as import-linter takes them out
+        of the whole graph (and counts them)."""
+        matched: set[int] = set()
+        edges: set[tuple[str, str]] = set()
+        for position, (a, b) in enumerate(self.ignored):
+            for importer in evidence.expand(a):
+                for fact in evidence.facts_of(importer):
+                    imported = _as_the_graph_has_it(evidence, fact.imported)
+                    if b.matches(imported):
+                        matched.add(position)
+                        edges.add((fact.importer, imported))
+        return matched, edges
 
     def _hits(self, imported: str, forbidden: str, evidence: Evidence) -> bool:
         if self.values["as_packages"] or not evidence.is_internal(forbidden):
@@ -394,6 +407,11 @@ class ForbiddenContract(Contract):
         if modules == every:
             return ", ".join(p.text for p in self.values[option])
         return ", ".join(modules)
+
+
+def _as_the_graph_has_it(evidence: Evidence, imported: str) -> str:
+    """An imported module as the graph names it: an external package squashed to its top level."""
+    return imported if evidence.is_internal(imported) else imported.partition(".")[0]
 
 
 def _members(graph: ImportGraph, module: str, as_package: bool) -> set[str]:

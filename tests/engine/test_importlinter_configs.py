@@ -504,3 +504,48 @@ def test_an_installed_root_package_is_found_on_the_python_path(project, tmp_path
     assert len(theirs[1]) == 2, theirs[2]
     assert ours[1] == theirs[1]
     assert ours[0] == theirs[0]
+
+
+@pytest.mark.parametrize("file_format", FORMATS)
+def test_a_direct_only_forbidden_contract_counts_its_ignored_imports_anywhere(
+    project, tmp_path, file_format
+):
+    """With allow_indirect_imports, import-linter still takes the ignored imports out of the
+    whole graph and counts them: one whose importer is no source module matches, and the
+    contract is KEPT (1 ignored import), not broken by a stale entry."""
+    project.write(SHOP)
+    contracts = [
+        (
+            "from-a-source",
+            {
+                "name": "From a source",
+                "type": "forbidden",
+                "source_modules": "shop.api.views",
+                "forbidden_modules": "shop.infra",
+                "allow_indirect_imports": "True",
+                "ignore_imports": "shop.api.views -> shop.infra",
+            },
+        ),
+        (
+            "elsewhere",
+            {
+                "name": "Elsewhere",
+                "type": "forbidden",
+                "source_modules": "shop.api.views",
+                "forbidden_modules": "shop.infra",
+                "allow_indirect_imports": "True",
+                "ignore_imports": [
+                    "shop.api.views -> shop.infra",
+                    "shop.domain.orders -> shop.infra.db",
+                ],
+            },
+        ),
+    ]
+    write_config(tmp_path, file_format, {"root_package": "shop"}, contracts)
+    code, verdicts, output = lint_imports(tmp_path)
+    assert "From a source KEPT (1 ignored import)" in output
+    assert "Elsewhere KEPT (2 ignored imports)" in output
+    ours = project.check("--no-cache")
+    assert (ours.returncode, code) == (0, 0), ours.stdout + ours.stderr
+    assert "From a source [from-a-source] KEPT (1 ignored import)\n" in ours.stdout
+    assert "Elsewhere [elsewhere] KEPT (2 ignored imports)\n" in ours.stdout

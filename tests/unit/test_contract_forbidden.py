@@ -586,15 +586,6 @@ def test_deciding_a_contract_twice_gives_the_same_decision(package: InMemoryPack
 # ------------------------------------------------------- known bugs (direct imports only)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="with allow_indirect_imports = true an ignored import is matched only against the "
-    "imports of the source modules (ForbiddenContract._find_direct), not against every import of "
-    "the package as on the graph: an ignored import whose importer is not a source is reported "
-    "stale (LY030, BROKEN) although the import exists; import-linter keeps the contract, and so "
-    "does layering with allow_indirect_imports = false",
-)
 def test_an_ignored_import_of_a_module_that_is_no_source_matches_with_direct_imports_too() -> None:
     package = InMemoryPackage(
         {
@@ -618,15 +609,6 @@ def test_an_ignored_import_of_a_module_that_is_no_source_matches_with_direct_imp
     assert (direct.verdict, direct.violations, direct.stale) == (Verdict.KEPT, (), ())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="with allow_indirect_imports = true an ignored import of an external package "
-    "('pkg.c -> os') matches only a statement that imports the package itself (`import os`), not "
-    "one of its submodules (`import os.path`), which the graph squashes into 'os': the import is "
-    "reported (LY001) and the ignored import as stale (LY030); import-linter keeps the contract, "
-    "and so does layering with allow_indirect_imports = false",
-)
 def test_an_ignored_import_of_an_external_package_covers_its_submodules_with_direct_imports_too() -> (
     None
 ):
