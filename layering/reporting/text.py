@@ -9,6 +9,7 @@ from layering.domain.errors import ConfigError
 from layering.domain.results import (
     ChainGroup,
     ContractResult,
+    Hop,
     RunReport,
     Verdict,
     Violation,
@@ -29,10 +30,49 @@ def render(report: RunReport, colour: bool = False) -> str:
     stderr, see `warning_lines`)."""
     lines: list[str] = [f"Configuration: {relative_path(report.config_path)}"]
     for result in report.results:
-        lines.extend(render_result(result, colour))
+        lines.extend(render_result(paths_from_cwd(result), colour))
     lines.append("")
     lines.append(summary(report))
     return "\n".join(lines) + "\n"
+
+
+def paths_from_cwd(result: ContractResult) -> ContractResult:
+    """`result` with each absolute path below the working directory made relative to it, as
+    ruff prints paths: the report's paths are relative to the configuration's directory where
+    they lie below it, and a source outside it (import-linter finds packages from the working
+    directory) would otherwise read as a path of this machine."""
+    return result._replace(
+        violations=_violations_from_cwd(result.violations),
+        chain_groups=tuple(group_from_cwd(group) for group in result.chain_groups),
+        items=tuple(
+            item._replace(violations=_violations_from_cwd(item.violations))
+            for item in result.items
+        ),
+    )
+
+
+def group_from_cwd(group: ChainGroup) -> ChainGroup:
+    """`group` with its paths as `paths_from_cwd` shows them."""
+    return group._replace(
+        cut=tuple(
+            cut._replace(
+                statements=_violations_from_cwd(cut.statements),
+                example=_hops_from_cwd(cut.example),
+            )
+            for cut in group.cut
+        ),
+        listed=tuple(_hops_from_cwd(chain) for chain in group.listed),
+    )
+
+
+def _violations_from_cwd(violations: tuple[Violation, ...]) -> tuple[Violation, ...]:
+    return tuple(
+        v._replace(path=relative_path(v.path), chain=_hops_from_cwd(v.chain)) for v in violations
+    )
+
+
+def _hops_from_cwd(hops: tuple[Hop, ...]) -> tuple[Hop, ...]:
+    return tuple(hop._replace(path=relative_path(hop.path)) for hop in hops)
 
 
 def render_result(result: ContractResult, colour: bool = False) -> list[str]:

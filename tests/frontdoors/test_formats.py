@@ -453,3 +453,29 @@ def test_every_format_uses_one_base_when_run_from_a_subdirectory(broken: Path) -
     } == {"src/app/a.py", "src/app/b.py"}
     github = run_cli(below, "--format", "github").stdout
     assert "::error file=broken/src/app/a.py,line=5," in github
+
+
+def test_text_paths_outside_the_configurations_directory_are_relative_to_the_working_directory(
+    tmp_path: Path,
+) -> None:
+    """An import-linter configuration finds its packages from the working directory, which may
+    lie outside the configuration's: the text report prints their files as ruff would, relative
+    to the working directory, not as absolute paths of the machine."""
+    files = {
+        "src/app/__init__.py": "",
+        "src/app/a.py": "import app.b\n",
+        "src/app/b.py": "",
+        "config/.importlinter": (
+            "[importlinter]\nroot_package = app\n\n[importlinter:contract:no-b]\nname = a without b\n"
+            "type = forbidden\nsource_modules = app.a\nforbidden_modules = app.b\n"
+        ),
+    }
+    root = write_project(tmp_path / "project", files, None)
+    run = run_cli(root / "src", "../config/.importlinter", "--no-cache")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "  app/a.py:1: LY001 app.a imports app.b\n" in run.stdout
+    assert str(tmp_path) not in run.stdout.split("\n", 1)[1]
+    outside = run_cli(
+        root / "config", ".importlinter", "--no-cache", env={"PYTHONPATH": str(root / "src")}
+    )
+    assert f"  {root / 'src' / 'app' / 'a.py'}:1: LY001 " in outside.stdout  # not below the cwd
