@@ -195,11 +195,14 @@ def group_lines(group: ChainGroup, keeps: bool, titled: bool, codes: bool = True
 
 def _statement_lines(statements: tuple[Violation, ...], codes: bool) -> list[str]:
     """The statements of one import of a cut: one line each, except that a run of statements
-    with the same qualifiers (a file importing names one statement at a time) is one line that
-    says which lines."""
+    of one module with the same qualifiers (a file importing names one statement at a time) is
+    one line that says which lines."""
     runs: list[list[Violation]] = []
     for statement in statements:
-        if runs and runs[-1][0].qualifiers == statement.qualifiers:
+        if runs and (runs[-1][0].qualifiers, runs[-1][0].imported) == (
+            statement.qualifiers,
+            statement.imported,
+        ):
             runs[-1].append(statement)
         else:
             runs.append([statement])
