@@ -124,9 +124,9 @@ def _build(settings: Settings, problems: list[Problem]) -> list[Contract]:
             continue
         if type_name not in CONTRACT_TYPES:
             if type_name is None:
-                message = f"contract #{spec.index + 1} has no 'type'"
+                message = f"{spec.label} has no 'type'"
             else:
-                message = f"contract #{spec.index + 1}: type {type_name!r} is not a contract type."
+                message = f"{spec.label}: type {type_name!r} is not a contract type."
                 message += (
                     did_you_mean(type_name, known_types) if isinstance(type_name, str) else ""
                 )

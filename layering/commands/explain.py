@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from layering.commands.check import check_settings
-from layering.domain.errors import ConfigError, Problem, did_you_mean
+from layering.domain.errors import ConfigError, Problem, closest_module
 from layering.domain.patterns import is_within
 from layering.domain.results import Explanation, Verdict
 from layering.engine.config import ContractSpec, Settings
@@ -58,11 +58,13 @@ def _require_modules(settings: Settings, importer: str, imported: str) -> None:
         ):
             continue
         where = ", ".join(settings.root_packages)
+        close = closest_module(module, modules)
         problems.append(
             Problem(
                 settings.path,
                 0,
-                f"{role} '{module}' is not a module of {where}.{did_you_mean(module, sorted(modules))}",
+                f"{role} '{module}' is not a module of {where}."
+                + (f" Did you mean '{close}'?" if close else ""),
                 hint="name a module or package, as in `import` statements",
             )
         )

@@ -17,7 +17,7 @@ from layering.domain.allowances import (
     unused_names,
 )
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
-from layering.domain.errors import Problem, did_you_mean
+from layering.domain.errors import Problem, closest_module, did_you_mean, packages_among
 from layering.domain.patterns import ModulePattern, is_dotted_name
 from layering.domain.results import (
     ChainGroup,
@@ -613,12 +613,17 @@ class Contract:
 
 
 def suggest_module(evidence: Evidence, pattern: ModulePattern) -> str:
-    """' Did you mean 'x'?' with the module of the package closest to a name that matches none."""
-    if pattern.has_wildcard:
+    """' Did you mean 'x'?' with the module of the package closest to a name that matches none;
+    for a wildcard pattern, the pattern with its named part (`pkg.comands` of `pkg.comands.*`)
+    put right, where that part is what names no module."""
+    segments = pattern.text.split(".")
+    wildcard = next((i for i, s in enumerate(segments) if "*" in s), len(segments))
+    named = ".".join(segments[:wildcard])
+    if not named or (pattern.has_wildcard and evidence.is_module(named)):
         return ""
-    parent = pattern.text.rpartition(".")[0]
-    siblings = [m for m in evidence.modules if m.rpartition(".")[0] == parent]
-    return did_you_mean(pattern.text, siblings) or did_you_mean(pattern.text, evidence.modules)
+    modules = evidence.modules if wildcard == len(segments) else packages_among(evidence.modules)
+    close = closest_module(named, modules)
+    return f" Did you mean '{close}{pattern.text[len(named) :]}'?" if close else ""
 
 
 def chain_group(

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import NamedTuple
 
 
@@ -49,6 +49,32 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 
     close = difflib.get_close_matches(word, sorted(choices), n=1)
     return f" Did you mean '{close[0]}'?" if close else ""
+
+
+def closest_module(name: str, modules: Collection[str]) -> str | None:
+    """The module of `modules` a mistyped `name` most likely meant, compared part by part: its
+    last part against those of the modules beside it, close (`utls`: `utils`) or cut short
+    (`b`: `bee`), after putting right a parent that is no module (`pkg.comands.run`:
+    `pkg.commands.run`). None when none is: whole dotted names share their prefix, which makes
+    any two look alike (`app.nope` is not `app.core`)."""
+    import difflib  # only when there is a problem to report
+
+    parent, _, last = name.rpartition(".")
+    if parent and parent not in modules:
+        found = closest_module(parent, packages_among(modules))
+        if found is None:
+            return None
+        parent = found
+    siblings = {m.rpartition(".")[2]: m for m in modules if m.rpartition(".")[0] == parent}
+    close = difflib.get_close_matches(last, sorted(siblings), n=1) or sorted(
+        part for part in siblings if part.startswith(last) or last.startswith(part)
+    )
+    return siblings[close[0]] if close else None
+
+
+def packages_among(modules: Collection[str]) -> set[str]:
+    """The modules of `modules` that hold others (packages)."""
+    return {m.rpartition(".")[0] for m in modules if "." in m} & set(modules)
 
 
 class SourceUnreadable(Exception):

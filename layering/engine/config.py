@@ -75,6 +75,16 @@ class ContractSpec:
     def line_of(self, option: str) -> int:
         return self.option_lines.get(option, self.line)
 
+    @property
+    def label(self) -> str:
+        """How a problem names the contract before its type is known: by its name, else its
+        id, as the other problems of a contract do, else by its place (`contract #2`)."""
+        for key in ("name", "id"):
+            value = self.options.get(key)
+            if isinstance(value, str) and value:
+                return f"contract '{value}'"
+        return f"contract #{self.index + 1}"
+
     def line_of_entry(self, option: str, index: int) -> int:
         """The line of entry `index` of list option `option` (the option's line if unknown)."""
         lines = self.entry_lines.get(option, ())

@@ -65,7 +65,7 @@ def test_unknown_contract_type_lists_known_types(project):
     result = run_config(project, HEADER + FORBIDDEN.replace('"forbidden"', '"forbiden"'))
     assert result.returncode == 2
     assert (
-        "contracts.toml:7: error: contract #1: type 'forbiden' is not a contract type. Did you mean 'forbidden'?"
+        "contracts.toml:7: error: contract 'a does not import b': type 'forbiden' is not a contract type. Did you mean 'forbidden'?"
         in result.stderr
     )
     assert (
@@ -435,3 +435,49 @@ def test_a_root_package_that_is_one_file(project):
     result = run_config(project, leaf)
     assert result.returncode == 1, result.stderr
     assert "src/single.py:1: LY003 single imports json" in result.stdout
+
+
+def test_a_contract_of_an_unknown_type_is_named_by_its_id(project):
+    """Before its type is known, a contract is named as every other problem names it (its name,
+    else its id), not by its place in the file."""
+    result = run_config(
+        project,
+        HEADER
+        + FORBIDDEN
+        + '\n[[contracts]]\nid = "two"\ntype = "lief"\nmodules = ["app.a"]\nwithin = ["app"]\n',
+    )
+    assert result.returncode == 2
+    assert (
+        "contracts.toml:13: error: contract 'two': type 'lief' is not a contract type. Did you mean 'leaf'?"
+        in result.stderr
+    )
+    assert "#2" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("pattern", "suggestion"),
+    [
+        ("app.comands.*", " Did you mean 'app.commands.*'?"),
+        ("app.comands.**", " Did you mean 'app.commands.**'?"),
+        ("app.comands.run", " Did you mean 'app.commands.run'?"),
+        ("app.commands.rnu", " Did you mean 'app.commands.run'?"),
+        ("app.a.*", ""),  # app.a is a module, with nothing below it to match
+        ("app.comands.run.*", ""),  # app.commands.run neither
+    ],
+)
+def test_a_mistyped_pattern_gets_the_module_it_meant(project, pattern, suggestion):
+    project.write(
+        {
+            "src/app/commands/__init__.py": "",
+            "src/app/commands/run.py": "",
+            "src/app/commands/stop.py": "",
+        }
+    )
+    result = run_config(
+        project,
+        HEADER
+        + f'\n[[contracts]]\nid = "c"\ntype = "leaf"\nmodules = ["{pattern}"]\nwithin = ["app"]\n',
+    )
+    assert result.returncode == 2
+    message = f"error: contract 'leaf #1': '{pattern}' in 'modules' matches no module in the package app.{suggestion}\n"
+    assert message in result.stderr, result.stderr

@@ -291,6 +291,28 @@ def test_a_bad_package_or_depth_is_a_located_error_with_exit_2(project, argument
     assert "hint: " in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("package", "said"),
+    [
+        ("app.nope", "error: no package 'app.nope' in the root packages.\n"),
+        ("app.apj", "error: no package 'app.apj' in the root packages. Did you mean 'app.api'?\n"),
+        ("app.api.nope", "error: no package 'app.api.nope' in the root packages.\n"),
+    ],
+)
+def test_an_unknown_package_is_answered_with_the_packages_beside_it_never_an_unrelated_one(
+    project, package, said
+):
+    project.write({**PACKAGE, "contracts.toml": HEADER})
+    result = project.layering("graph", package)
+    assert result.returncode == 2, result.stdout + result.stderr
+    hint = (
+        "'app.api' holds no package: name 'app.api' itself"
+        if package.startswith("app.api.")
+        else "the packages in 'app': app.api, app.core, app.util"
+    )
+    assert result.stderr == f"contracts.toml: {said}  hint: {hint}\n"
+
+
 @pytest.mark.parametrize("depth", ["0", "two", "-1"])
 def test_a_depth_that_is_not_a_positive_number_is_a_usage_error(project, depth):
     project.write({**PACKAGE, "contracts.toml": HEADER})
