@@ -269,6 +269,8 @@ class Contract:
         self.values: dict[str, Any] = {}
         self.allowances: tuple[Allowance, ...] = ()
         self.problems: list[Problem] = []
+        self.lenient: list[Problem] = []
+        """What layering's own format refuses and `lint-imports` lets pass (`cannot_fail`)."""
         self.unseen_externals: list[tuple[str, ModulePattern]] = []
         raw = spec.options
         name, contract_id = raw.get("name"), raw.get("id")
@@ -334,6 +336,15 @@ class Contract:
             Problem(self.settings.path, self.spec.line_of(option), message, hint=hint)
         )
 
+    def cannot_fail(self, problem: Problem) -> None:
+        """A contract that cannot fail: refused where the user chose layering's format and its
+        checks; in an import-linter configuration a warning, the verdict import-linter's (which
+        keeps such a contract), so that switching from `lint-imports` changes no verdict."""
+        if self.settings.is_importlinter:
+            self.lenient.append(problem)
+        else:
+            self.problems.append(problem)
+
     def _read_options(self, raw: dict[str, Any]) -> None:
         known = set(self.options) | set(COMMON_OPTIONS)
         for key in sorted(set(raw) - known):
@@ -353,6 +364,8 @@ class Contract:
                     key, f"contract #{self.spec.index + 1}: '{key}' must be a non-empty string"
                 )
         for key, declared in self.options.items():
+            if key in self.values:  # read by the type itself (`ForbiddenContract._read_options`)
+                continue
             if key not in raw:
                 if declared.required:
                     self.problem(
@@ -487,15 +500,24 @@ class Contract:
         return self.spec.line_of(option)
 
     def warnings(self, evidence: Evidence, decision: Decision | None) -> list[str]:
-        """What the run should say without failing: external names that are neither installed
-        nor imported by what was read, and alerts raised while deciding."""
+        """What the run should say without failing: the contract that cannot fail which an
+        import-linter configuration may hold, external names that are neither installed nor
+        imported by what was read, and alerts raised while deciding."""
         where = self.settings.display_path(self.settings.path)
-        return [
-            f"{where}:{self._pattern_line(option, pattern)}: contract '{self.name}': '{pattern}' is neither "
-            "installed here nor imported by the modules checked (fine if intended; check the spelling)"
-            for option, pattern in self.unseen_externals
-            if not evidence.mentions(pattern)
-        ] + list(decision.alerts if decision is not None else ())
+        return (
+            [
+                f"{where}:{problem.line}: {problem.message}; kept, as lint-imports keeps it "
+                "(an error in layering's own format)"
+                for problem in self.lenient
+            ]
+            + [
+                f"{where}:{self._pattern_line(option, pattern)}: contract '{self.name}': '{pattern}' is neither "
+                "installed here nor imported by the modules checked (fine if intended; check the spelling)"
+                for option, pattern in self.unseen_externals
+                if not evidence.mentions(pattern)
+            ]
+            + list(decision.alerts if decision is not None else ())
+        )
 
     def stale_ignores(self, unmatched: list[tuple[int, str]], found: Findings) -> list[Violation]:
         """Ignored imports (position, text) that match no import, by the contract's

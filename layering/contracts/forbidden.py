@@ -117,6 +117,34 @@ class ForbiddenContract(Contract):
                 f"contract '{self.name}': unmatched_ignore_imports_alerting must be error, warn or none",
             )
 
+    def _read_options(self, raw: dict[str, Any]) -> None:
+        """In an import-linter configuration, blank entries of the module lists are skipped, as
+        import-linter's reader skips them, and a list left empty (`forbidden_modules =`) is a
+        contract that cannot fail, which `lint-imports` keeps."""
+        if self.settings.is_importlinter:
+            raw = dict(raw)
+            for key in ("source_modules", "forbidden_modules"):
+                value = raw.get(key)
+                if not isinstance(value, (str, list)):
+                    continue
+                listed = [
+                    v
+                    for v in ([value] if isinstance(value, str) else value)
+                    if not (isinstance(v, str) and not v.strip())
+                ]
+                if listed:
+                    raw[key] = listed
+                    continue
+                self.values[key] = ()
+                self.cannot_fail(
+                    Problem(
+                        self.settings.path,
+                        self.spec.line_of(key),
+                        f"contract '{self.name}': '{key}' lists no module: a contract that cannot fail",
+                    )
+                )
+        super()._read_options(raw)
+
     def _read_name_targets(self) -> tuple[NameTarget, ...]:
         """`forbidden_names`, checked against the rest: a contract names modules, names, or both."""
         raw = self.spec.options

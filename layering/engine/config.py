@@ -129,6 +129,12 @@ class Settings:
     """Whether the root packages and source roots were read without a problem (so they can be
     looked for, and patterns checked against the package)."""
 
+    @property
+    def is_importlinter(self) -> bool:
+        """Whether this is an import-linter configuration, whose contracts get `lint-imports`'
+        verdicts: layering's stricter checks only warn there."""
+        return self.dialect == IMPORTLINTER
+
     def line_of(self, option: str) -> int:
         """The line a run-wide option stands on (0 when it is not written)."""
         return self.option_lines.get(option, 0)

@@ -549,3 +549,82 @@ def test_a_direct_only_forbidden_contract_counts_its_ignored_imports_anywhere(
     assert (ours.returncode, code) == (0, 0), ours.stdout + ours.stderr
     assert "From a source [from-a-source] KEPT (1 ignored import)\n" in ours.stdout
     assert "Elsewhere [elsewhere] KEPT (2 ignored imports)\n" in ours.stdout
+
+
+CANNOT_FAIL = [
+    (
+        "forbidden",
+        {"source_modules": "shop.api", "forbidden_modules": ""},
+        "'forbidden_modules' lists no module",
+    ),
+    (
+        "forbidden",
+        {"source_modules": "", "forbidden_modules": "shop.infra"},
+        "'source_modules' lists no module",
+    ),
+    ("layers", {"layers": ""}, "'layers' lists no layers"),
+    ("layers", {"layers": "shop.api"}, "one layer of one module cannot be broken"),
+    ("independence", {"modules": "shop.api"}, "'modules' names one module (shop.api)"),
+    ("acyclic_siblings", {"ancestors": "shop.plugins.beta.logic"}, "is a module, not a package"),
+    (
+        "acyclic_siblings",
+        {"ancestors": "shop.empty"},
+        "'shop.empty' in 'ancestors' has no children",
+    ),
+    ("acyclic_siblings", {"ancestors": ""}, "'ancestors' lists no package"),
+    (
+        "protected",
+        {"protected_modules": "", "allowed_importers": "shop.api"},
+        "lists nothing to protect",
+    ),
+]
+
+
+@pytest.mark.parametrize("file_format", FORMATS)
+@pytest.mark.parametrize(
+    ("kind", "options", "said"),
+    CANNOT_FAIL,
+    ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(CANNOT_FAIL)],
+)
+def test_a_contract_that_cannot_fail_is_kept_with_a_warning_as_lint_imports_keeps_it(
+    project, tmp_path, file_format, kind, options, said
+):
+    """layering's own format refuses a contract that cannot fail (the user chose its checks);
+    an import-linter configuration gets import-linter's verdict, KEPT, and a located warning,
+    never a refused run."""
+    project.write({**SHOP, "shop/empty/__init__.py": ""})
+    contracts = [("c", {"name": "Cannot fail", "type": kind, **options})]
+    write_config(tmp_path, file_format, {"root_package": "shop"}, contracts)
+    theirs = lint_imports(tmp_path)
+    assert theirs[:2] == (0, {"Cannot fail": "KEPT"}), theirs[2]
+    result = project.check("--no-cache")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Cannot fail [c] KEPT\n" in result.stdout
+    (warning,) = [line for line in result.stderr.splitlines() if said in line]
+    assert warning.startswith(f"layering: warning: {file_format}:")
+    assert warning.endswith("; kept, as lint-imports keeps it (an error in layering's own format)")
+
+
+def test_an_allowed_importer_that_names_no_module_is_a_located_error_not_a_traceback(
+    project, tmp_path
+):
+    project.write(SHOP)
+    contracts = [
+        (
+            "p",
+            {
+                "name": "Protected",
+                "type": "protected",
+                "protected_modules": "shop.infra",
+                "allowed_importers": ["shop.domain", "shop.nope"],
+            },
+        )
+    ]
+    write_config(tmp_path, ".importlinter", {"root_package": "shop"}, contracts)
+    assert lint_imports(tmp_path)[0] == 1  # import-linter refuses the run too
+    result = project.check("--no-cache")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert (
+        "error: contract 'Protected': 'shop.nope' in 'allowed_importers' matches no module in the package shop."
+        in result.stderr
+    )
