@@ -15,7 +15,7 @@ import gc
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from layering.domain.version import VERSION
 from layering.reporting import formats
@@ -39,8 +39,16 @@ codes (LY001...) are listed in the README, section "Reports".
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a mistake said in one line that names the argument (no usage block to
+    read past), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="layering",
         description="Import-layering contract linter.",
         epilog=EPILOG,
@@ -259,7 +267,25 @@ def _config_arguments(
 
 
 def _config(arguments: argparse.Namespace) -> str | None:
-    return arguments.config or arguments.config_path
+    """The configuration the command line names, if any: a usage error when it is no file, or
+    Python source (`layering check app/cli.py`, where a contract id goes after --contract)."""
+    path = getattr(arguments, "config", None) or getattr(arguments, "config_path", None)
+    if path is None:
+        return None
+    argument = "--config" if getattr(arguments, "config", None) else "PATH"
+    from layering.domain.errors import UsageError
+
+    if not os.path.exists(path):
+        raise UsageError(argument, f"{path} does not exist: name a configuration file")
+    if os.path.isdir(path):
+        raise UsageError(argument, f"{path} is a directory: name the configuration file in it")
+    if path.endswith((".py", ".pyi")):
+        raise UsageError(
+            argument,
+            f"{path} is Python source, not a configuration (contracts.toml, pyproject.toml, setup.cfg, "
+            ".importlinter); a contract id goes after --contract",
+        )
+    return path
 
 
 class OutputLost(Exception):
@@ -321,10 +347,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments.command not in commands:
         parser.print_help()
         return 2
-    from layering.domain.errors import ConfigError, Terminated
+    from layering.domain.errors import ConfigError, Terminated, UsageError
 
     try:
         return commands[arguments.command](arguments)
+    except UsageError as error:
+        render_error = formats.error_renderer(
+            arguments.command, getattr(arguments, "format", "text")
+        )
+        if render_error is not None:  # a machine reads the report: it gets the error there too
+            _out(render_error(error))
+        sys.stderr.write(error.line + "\n")
+        return 2
     except ConfigError as error:
         _write_error(arguments.command, getattr(arguments, "format", "text"), error)
         return 2
@@ -461,7 +495,7 @@ def _explain(arguments: argparse.Namespace) -> int:
     from layering.commands.explain import explain
     from layering.engine.config import locate_settings
 
-    settings = locate_settings(arguments.config)
+    settings = locate_settings(_config(arguments))
     explanation = explain(
         settings,
         arguments.importer,
@@ -580,7 +614,7 @@ def _graph(arguments: argparse.Namespace) -> int:
     from layering.reporting import graph_formats
 
     run = draw_graph(
-        locate_settings(arguments.config),
+        locate_settings(_config(arguments)),
         arguments.package,
         arguments.depth,
         contracts=not arguments.no_contracts,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from layering.adapters.package_files import is_single_module
 from layering.contracts import CONTRACT_TYPES, contract_class, plugin_contract_class
 from layering.deciding.fresh import decide_each, warnings_of
-from layering.domain.errors import ConfigError, Problem, did_you_mean
+from layering.domain.errors import ConfigError, Problem, UsageError, did_you_mean
 from layering.domain.results import ContractResult, RunReport
 from layering.engine.config import Settings
 from layering.engine.evidence import Evidence
@@ -63,6 +63,8 @@ def load_contracts(
     options_read = _read_importlinter_options(contracts, settings, evidence.use_cache)
     try:
         selected, skipped = _selection(contracts, contract_ids, probes, settings)
+    except UsageError:
+        raise
     except ConfigError as error:
         problems.extend(error.problems)
         selected, skipped = [], []
@@ -212,13 +214,12 @@ def select(
         known = {c.key for c in contracts} | {c.name for c in contracts}
         unknown = [i for i in ids if i not in known]
         if unknown:
-            raise ConfigError(
-                Problem(
-                    settings.path,
-                    0,
-                    f"--contract {unknown[0]!r} names no contract.{did_you_mean(unknown[0], known)}",
-                    hint="ids: " + ", ".join(sorted(c.key for c in contracts)),
-                )
+            raise UsageError(
+                "--contract",
+                f"{unknown[0]!r} names no contract of {settings.display_path(settings.path)}."
+                + did_you_mean(unknown[0], known)
+                + " Its contracts: "
+                + ", ".join(sorted(c.key for c in contracts)),
             )
         contracts = [c for c in contracts if c.key in ids or c.name in ids]
     if probes is ProbeSelection.STATIC:
@@ -403,13 +404,9 @@ def _run_probes_in(python: str, probe_contracts: list[Contract], settings: Setti
     try:
         interpreter = find_interpreter(python, os.getcwd())
     except InterpreterUnusable as unusable:
-        raise ConfigError(
-            Problem(
-                settings.path,
-                0,
-                f"--python '{python}' {unusable}",
-                hint="name the bin/python of the environment the project's dependencies are installed in",
-            )
+        raise UsageError(
+            "--python",
+            f"'{python}' {unusable}: name the bin/python of the environment the project's dependencies are installed in",
         ) from None
     for contract in probe_contracts:
         contract.run_in(interpreter)

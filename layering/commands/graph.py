@@ -16,6 +16,7 @@ from layering.domain.errors import (
     ConfigError,
     Problem,
     SourceUnreadable,
+    UsageError,
     closest_module,
     did_you_mean,
 )
@@ -99,12 +100,12 @@ def _packages_beside(package: str, packages: set[str], roots: tuple[str, ...]) -
     while parent and parent not in packages:
         parent = parent.rpartition(".")[0]
     if not parent:
-        return "name a package of the root packages: " + ", ".join(roots)
+        return "Name a package of the root packages: " + ", ".join(roots)
     inside = sorted(p for p in packages if p.rpartition(".")[0] == parent)
     if not inside:
         return f"'{parent}' holds no package: name '{parent}' itself"
     shown = ", ".join(inside[:10]) + (f" and {len(inside) - 10} more" if len(inside) > 10 else "")
-    return f"the packages in '{parent}': {shown}"
+    return f"The packages in '{parent}': {shown}"
 
 
 def _drawn_packages(
@@ -117,27 +118,23 @@ def _drawn_packages(
         return roots
     modules = evidence.modules
     packages = {module.rpartition(".")[0] for module in modules} - {""} | set(roots)
-    where = settings.line_of("root_packages") or settings.line_of("root_package")
     if not evidence.is_internal(package):
-        raise ConfigError(
-            Problem(
-                settings.path,
-                where,
-                f"'{package}' is not in the root packages ({', '.join(roots)}).{did_you_mean(package, packages)}",
-                hint="name a package of the root packages, or add its own to root_packages",
-            )
+        raise UsageError(
+            "PACKAGE",
+            f"'{package}' is not in the root packages ({', '.join(roots)}).{did_you_mean(package, packages)} "
+            "Name a package of the root packages, or add its own to root_packages.",
         )
     if package not in packages:
         if package in modules:
-            message = f"'{package}' is a module, not a package: its graph is one node"
-            hint = f"name its package, '{package.rpartition('.')[0]}'"
+            message = f"'{package}' is a module, not a package: its graph is one node."
+            hint = f"Name its package, '{package.rpartition('.')[0]}'"
         else:
             close = closest_module(package, packages)
             message = f"no package '{package}' in the root packages." + (
                 f" Did you mean '{close}'?" if close else ""
             )
             hint = _packages_beside(package, packages, roots)
-        raise ConfigError(Problem(settings.path, 0, message, hint=hint))
+        raise UsageError("PACKAGE", f"{message} {hint}.")
     return (package,)
 
 
@@ -153,14 +150,7 @@ def _depth(settings: Settings, drawn: tuple[str, ...], depth: int | None) -> int
     if depth is None:
         return max(least, min(components(p) for p in drawn) + 1)
     if depth < least:
-        raise ConfigError(
-            Problem(
-                settings.path,
-                0,
-                f"--depth {depth} is too shallow: {why}",
-                hint=f"give --depth {least} or more",
-            )
-        )
+        raise UsageError("--depth", f"{depth} is too shallow: {why}; give --depth {least} or more")
     return depth
 
 

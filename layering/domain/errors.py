@@ -38,6 +38,21 @@ class ConfigError(Exception):
         super().__init__("\n".join(p.render() for p in self.problems))
 
 
+class UsageError(ConfigError):
+    """A mistake on the command line: an argument that names nothing, or the wrong kind of
+    thing. The CLI says it in one line that names the argument, as argparse says its own, not
+    under the configuration's path; a front door without arguments sees a ConfigError."""
+
+    def __init__(self, argument: str, reason: str) -> None:
+        super().__init__(Problem("", 0, f"argument {argument}: {reason}"))
+        self.argument = argument
+        self.reason = reason
+
+    @property
+    def line(self) -> str:
+        return f"layering: error: argument {self.argument}: {self.reason}"
+
+
 class Terminated(BaseException):
     """SIGTERM arrived while probes ran: raised, as Ctrl-C raises KeyboardInterrupt, so that the
     run kills the probes' process groups on its way out (the CLI then exits 143)."""

@@ -232,8 +232,11 @@ def render_error(error: ConfigError, root: str | None = None) -> str:
             "level": "error",
             "message": {"text": text},
             "descriptor": {"id": CONFIG_ERROR},
-            "locations": [_location(paths, problem.path, problem.line, problem.column)],
         }
+        if problem.path:  # a command-line mistake has no place in a file
+            notification["locations"] = [
+                _location(paths, problem.path, problem.line, problem.column)
+            ]
         notifications.append(notification)
     run = {
         "tool": {"driver": _driver(list(RULES))},

@@ -181,7 +181,10 @@ def test_unknown_contract_id_on_command_line(project):
     project.write({**PACKAGE, "contracts.toml": HEADER + FORBIDDEN})
     result = project.check("--contract", "onee")
     assert result.returncode == 2
-    assert "--contract 'onee' names no contract. Did you mean 'one'?" in result.stderr
+    assert result.stderr == (
+        "layering: error: argument --contract: 'onee' names no contract of contracts.toml. Did you mean 'one'? "
+        "Its contracts: one\n"
+    )
 
 
 @pytest.mark.parametrize("where", ["contracts", "pyproject"])
@@ -481,3 +484,15 @@ def test_a_mistyped_pattern_gets_the_module_it_meant(project, pattern, suggestio
     assert result.returncode == 2
     message = f"error: contract 'leaf #1': '{pattern}' in 'modules' matches no module in the package app.{suggestion}\n"
     assert message in result.stderr, result.stderr
+
+
+def test_an_ini_file_without_a_section_is_a_located_error_not_a_traceback(project):
+    """Before Python 3.12, configparser's error for text before the first section has no list of
+    errors: its line is read all the same."""
+    project.write({**PACKAGE, "rules.ini": "import json\n[importlinter]\nroot_package = app\n"})
+    result = project.check("rules.ini")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert (
+        "rules.ini:1: error: INI syntax error: text before the first [section] header"
+        in result.stderr
+    )

@@ -539,7 +539,7 @@ def test_a_wildcard_outside_the_root_packages_is_an_error_not_a_crash(project):
 
 def test_a_python_option_that_cannot_run_probes_is_refused_before_any_probe(project):
     outputs = _config_error(project, "timeout = 5\n", "--python", "nope/python")
-    assert "contracts.toml: error: --python 'nope/python' does not exist" in outputs["text"]
+    assert "layering: error: argument --python: 'nope/python' does not exist" in outputs["text"]
     static_contract = '\n[[contracts]]\nname = "clean imports no heavy"\ntype = "forbidden"\nsource_modules = ["app.clean"]\nforbidden_modules = ["app.heavy"]\n'
     project.write({"contracts.toml": probe_config(["app.clean"]) + static_contract})
     static = project.check("--python", "nope/python", "--no-probe")

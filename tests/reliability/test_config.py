@@ -36,7 +36,10 @@ def test_configuration_path_that_is_a_directory(run, project):
     (project.root / "adir").mkdir()
     result = run(PACKAGE, "--config", "adir")
     assert result.code == 2
-    assert "adir: error: cannot read the configuration" in result.err
+    assert (
+        "layering: error: argument --config: adir is a directory: name the configuration file in it"
+        in result.err
+    )
 
 
 def test_every_wrong_type_of_the_run_options_at_once(run):
