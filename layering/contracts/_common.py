@@ -41,6 +41,11 @@ if TYPE_CHECKING:
 
 COMMON_OPTIONS = ("id", "name", "type", "expect")
 
+CANNOT_FAIL_HINT = (
+    "no pattern of this option matches a module, so the contract cannot fail: fix or remove it"
+)
+CHECKS_NOTHING_HINT = "a pattern that matches no module checks nothing: fix or remove it"
+
 
 class OptionError(ValueError):
     """An option's value is not what the option takes."""
@@ -467,12 +472,14 @@ class Contract:
         *,
         external_ok: bool = False,
     ) -> None:
-        """A pattern that matches no module makes a contract that cannot fail: an error.
+        """A pattern that matches no module checks nothing: an error. The hint says the
+        contract cannot fail only where that is so: when no pattern of the option matches.
 
         With `external_ok`, a name outside the root packages may stand for an external package;
         one that is not installed here is still checked (nothing may import it); `warnings`
         then says so if no import read in the run names it either, in case it is misspelt.
         """
+        unmatched = []
         for pattern in patterns:
             if evidence.expand(pattern):
                 continue
@@ -480,13 +487,17 @@ class Contract:
                 if not evidence.is_installed(pattern.top_level):
                     self.unseen_externals.append((option, pattern))
                 continue
-            where = "the package " + ", ".join(self.settings.root_packages)
+            unmatched.append(pattern)
+        where = "the package " + ", ".join(self.settings.root_packages)
+        for pattern in unmatched:
             self.problems.append(
                 Problem(
                     self.settings.path,
                     self._pattern_line(option, pattern),
                     f"contract '{self.name}': '{pattern}' in '{option}' matches no module in {where}.{suggest_module(evidence, pattern)}",
-                    hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
+                    hint=CANNOT_FAIL_HINT
+                    if len(unmatched) == len(patterns)
+                    else CHECKS_NOTHING_HINT,
                 )
             )
 

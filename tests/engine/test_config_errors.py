@@ -496,3 +496,49 @@ def test_an_ini_file_without_a_section_is_a_located_error_not_a_traceback(projec
         "rules.ini:1: error: INI syntax error: text before the first [section] header"
         in result.stderr
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "cannot_fail"),
+    [
+        ("type = 'forbidden'\nsource_modules = ['app.a']\nforbidden_modules = ['app.nope']", True),
+        (
+            "type = 'forbidden'\nsource_modules = ['app.a']\nforbidden_modules = ['app.b', 'app.nope']",
+            False,
+        ),
+        ("type = 'independence'\nmodules = ['app.a', 'app.b', 'app.nope']", False),
+        ("type = 'layers'\nlayers = ['app.a', 'app.b', 'app.nope']", False),
+    ],
+)
+def test_the_cannot_fail_hint_is_given_only_where_the_contract_cannot_fail(
+    project, body, cannot_fail
+):
+    """A contract with one pattern that matches nothing among others that do can still fail:
+    its hint says the pattern checks nothing, not that the contract cannot fail."""
+    result = run_config(project, HEADER + f"\n[[contracts]]\nname = 'c'\n{body}\n")
+    assert result.returncode == 2
+    assert "'app.nope' in '" in result.stderr
+    assert ("the contract cannot fail" in result.stderr) is cannot_fail, result.stderr
+    if not cannot_fail:
+        assert (
+            "hint: a pattern that matches no module checks nothing: fix or remove it"
+            in result.stderr
+        )
+
+
+def test_a_refused_configuration_exits_2_where_lint_imports_exits_1(project, tmp_path):
+    """The one exit code that differs, as the README says: a configuration that cannot be used
+    is 2 here (the run could not be made), 1 for lint-imports (any failure)."""
+    from importlinter_configs import lint_imports
+
+    project.write(
+        {
+            **{name.removeprefix("src/"): text for name, text in PACKAGE.items()},
+            ".importlinter": "[importlinter]\nroot_package = app\n\n[importlinter:contract:c]\nname = c\n"
+            "type = forbidden\nsource_modules = app.a\nforbidden_modules = app.nope\n",
+        }
+    )
+    assert lint_imports(tmp_path)[0] == 1
+    result = project.check("--no-cache")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "'app.nope' in 'forbidden_modules' matches no module" in result.stderr
