@@ -24,15 +24,20 @@ EPILOG = """\
 exit codes:
   0  every contract kept
   1  a contract broken (or a stale allowance, or expect = "broken" kept)
-  2  the run could not be made: a configuration error, an unreadable source file, a probe
-     whose module failed to import, a contract that could not be decided, or a report
-     that could not be written
+  2  the run could not be made: a mistake on the command line, a configuration error, an
+     unreadable source file, a probe whose module failed to import, a contract that could
+     not be decided, or a report that could not be written (lint-imports exits 1)
   130  interrupted (Ctrl-C); the probes it started are killed first
   143  terminated (SIGTERM); the probes it started are killed first
 
 configuration (without --config or a path, the first found, here or in the nearest parent
 directory): contracts.toml; [tool.layering] in pyproject.toml; import-linter's own, read as
 it is: [importlinter] in setup.cfg, .importlinter, [tool.importlinter] in pyproject.toml.
+
+lint-imports: `layering check` takes its command line (several files, --contract [PATH:]ID,
+--no-cache, --cache-dir, --verbose, --show-timings, --debug, --no-logo) and gives its
+verdicts; a configuration that cannot be used exits 2 here, 1 there (README, "import-linter
+configurations", lists every difference).
 
 Text output is coloured on a terminal unless NO_COLOR is set (or TERM=dumb). The finding
 codes (LY001...) are listed in the README, section "Reports".
@@ -59,17 +64,31 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check",
         help="check the contracts",
-        description="Check the contracts of a configuration.",
+        description="Check the contracts of a configuration (or of several, one after the other).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _config_arguments(check)
+    check.add_argument(
+        "config_paths",
+        nargs="*",
+        metavar="PATH",
+        help="the configuration files, checked one after the other in one run, as lint-imports "
+        "takes them (default: found as described below)",
+    )
+    check.add_argument(
+        "--config",
+        metavar="PATH",
+        action="append",
+        default=[],
+        help="the same, as an option (repeatable)",
+    )
     check.add_argument(
         "--contract",
         metavar="ID",
         action="append",
         default=[],
-        help="check only this contract (repeatable)",
+        help="check only this contract (repeatable); with several configurations, PATH:ID names "
+        "one of a file, as lint-imports takes it",
     )
     probes = check.add_mutually_exclusive_group()
     probes.add_argument(
@@ -94,6 +113,33 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="check every entry of the cache against the files and a run without it: print that run's report, "
         "and exit 2 naming each entry that disagrees (for a nightly job; see SECURITY.md)",
+    )
+    check.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="keep the cache in DIR for this run, in place of the configuration's cache_dir "
+        "(lint-imports' option; --no-cache wins over it)",
+    )
+    lint_imports = check.add_argument_group(
+        "lint-imports' options", "accepted so that a CI line changes only its program name"
+    )
+    lint_imports.add_argument(
+        "--verbose",
+        action="store_true",
+        help="say on stderr which configuration is read and how long each took",
+    )
+    lint_imports.add_argument(
+        "--show-timings",
+        action="store_true",
+        help="say on stderr how long checking each configuration took",
+    )
+    lint_imports.add_argument(
+        "--debug",
+        action="store_true",
+        help="no effect: layering never hides an unexpected error (its traceback is shown)",
+    )
+    lint_imports.add_argument(
+        "--no-logo", action="store_true", help="no effect: layering prints no logo"
     )
     check.add_argument(
         "--python",
@@ -267,12 +313,16 @@ def _config_arguments(
 
 
 def _config(arguments: argparse.Namespace) -> str | None:
-    """The configuration the command line names, if any: a usage error when it is no file, or
-    Python source (`layering check app/cli.py`, where a contract id goes after --contract)."""
+    """The configuration the command line names, if any (checked by `_checked_path`)."""
     path = getattr(arguments, "config", None) or getattr(arguments, "config_path", None)
     if path is None:
         return None
-    argument = "--config" if getattr(arguments, "config", None) else "PATH"
+    return _checked_path("--config" if getattr(arguments, "config", None) else "PATH", path)
+
+
+def _checked_path(argument: str, path: str) -> str:
+    """`path`, or a usage error when it is no file, or is Python source (`layering check
+    app/cli.py`, where a contract id goes after --contract)."""
     from layering.domain.errors import UsageError
 
     if not os.path.exists(path):
@@ -380,8 +430,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(arguments: argparse.Namespace) -> int:
-    from layering.commands.check import ProbeSelection, check_settings
-    from layering.engine.config import locate_settings
+    """Check each configuration named (or the one found), one after the other: each report is
+    printed as it would be alone, and the exit code is the worst of theirs."""
+    from layering.commands.check import ProbeSelection
 
     selection = ProbeSelection.ALL
     if arguments.no_probe:
@@ -390,20 +441,103 @@ def _check(arguments: argparse.Namespace) -> int:
         selection = ProbeSelection.PROBES
     if arguments.jobs is not None and arguments.jobs < 1:
         return _usage_error("--jobs takes a number of 1 or more")
+    runs = _configurations_to_check(arguments)
+    if len(runs) > 1 and arguments.format in ("json", "sarif"):
+        from layering.domain.errors import UsageError
+
+        raise UsageError(
+            "--format",
+            f"{arguments.format} reports one configuration: check each of the {len(runs)} in a run of its own",
+        )
+    code = 0
+    for number, (settings, contract_ids) in enumerate(runs):
+        if number:
+            _out("\n")
+        code = max(code, _check_one(arguments, settings, contract_ids, selection))
+    return code
+
+
+def _configurations_to_check(arguments: argparse.Namespace) -> list[tuple[Any, tuple[str, ...]]]:
+    """(settings, the --contract ids of that file) of each configuration to check: every file
+    read before any is checked, so that a file that cannot be read stops the run first. With
+    --contract, a file none of whose contracts is named is left out, as lint-imports leaves it."""
+    from layering.domain.errors import UsageError
+    from layering.engine.config import locate_settings, with_cache_dir
+
+    paths = [*arguments.config, *arguments.config_paths]
+    unique: dict[str, str] = {}
+    for path in paths:
+        unique.setdefault(os.path.normcase(os.path.realpath(path)), path)
+    named = [
+        _checked_path("--config" if path in arguments.config else "PATH", path)
+        for path in unique.values()
+    ]
+    every = [locate_settings(path) for path in named] if named else [locate_settings()]
+    if arguments.cache_dir is not None and not arguments.no_cache:
+        every = [with_cache_dir(settings, arguments.cache_dir) for settings in every]
+    if not arguments.contract:
+        return [(settings, ()) for settings in every]
+    if len(every) == 1:  # one file: an unknown id is said with that file's contracts
+        return [(every[0], tuple(arguments.contract))]
+    chosen: list[list[str]] = [[] for _ in every]
+    for requested in arguments.contract:
+        holders = [n for n, s in enumerate(every) if requested in _contract_keys(s)]
+        if not holders and ":" in requested:
+            where, _, key = requested.rpartition(":")
+            holders = [
+                n
+                for n, s in enumerate(every)
+                if os.path.realpath(s.path) == os.path.realpath(where) and key in _contract_keys(s)
+            ]
+            requested = key
+        if not holders:
+            raise UsageError(
+                "--contract", f"{requested!r} names no contract of the {len(every)} configurations"
+            )
+        if len(holders) > 1:
+            raise UsageError(
+                "--contract",
+                f"{requested!r} names a contract of "
+                + " and of ".join(_text().relative_path(every[n].path) for n in holders)
+                + ": name one as PATH:ID",
+            )
+        chosen[holders[0]].append(requested)
+    return [(s, tuple(ids)) for s, ids in zip(every, chosen) if ids]
+
+
+def _contract_keys(settings: Any) -> set[str]:
+    """The ids and names `--contract` may give for the contracts of `settings`."""
+    return {
+        value
+        for spec in settings.contracts
+        for value in (spec.options.get("id"), spec.options.get("name"))
+        if isinstance(value, str)
+    }
+
+
+def _check_one(
+    arguments: argparse.Namespace, settings: Any, contract_ids: tuple[str, ...], selection: Any
+) -> int:
+    import time
+
+    from layering.commands.check import check_settings
+
+    if arguments.verbose:
+        sys.stderr.write(f"layering: checking {_text().relative_path(settings.path)}\n")
+    started = time.perf_counter()
     progress = ProgressLine() if _progress_allowed() else None
     disagreements: list[str] = []
     with _erased(progress):
-        settings = locate_settings(_config(arguments))
         if arguments.verify_cache:
             from layering.commands.verify_cache import verify_cache
 
             report, disagreements = verify_cache(
-                settings, tuple(arguments.contract), selection, arguments.chains, arguments.python
+                settings, contract_ids, selection, arguments.chains, arguments.python
             )
         else:
             report = check_settings(
                 settings,
-                arguments.contract,
+                list(contract_ids),
                 selection,
                 use_cache=not arguments.no_cache,
                 jobs=arguments.jobs,
@@ -412,6 +546,12 @@ def _check(arguments: argparse.Namespace) -> int:
                 python=arguments.python,
                 kept=_LEFT_AT_EXIT,
             )
+    if arguments.show_timings or arguments.verbose:
+        sys.stderr.write(
+            f"layering: {_text().relative_path(settings.path)}: {len(report.results)} "
+            f"contract{'' if len(report.results) == 1 else 's'} checked in "
+            f"{time.perf_counter() - started:.2f} s\n"
+        )
     if arguments.format in ("text", "json", "sarif"):  # github shows them as annotations
         sys.stderr.write(_text().warning_lines(report))
     _out(_render(arguments.format, report))

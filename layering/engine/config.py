@@ -21,7 +21,7 @@ from typing import Any
 
 from layering.adapters.config_lines import lines_of
 from layering.adapters.toml_text import HEADER, KEY, value_extent
-from layering.domain.errors import ConfigError, Problem, did_you_mean
+from layering.domain.errors import ConfigError, Problem, UsageError, did_you_mean
 from layering.domain.patterns import is_dotted_name
 
 if sys.version_info >= (3, 11):
@@ -552,6 +552,17 @@ def _read_settings(
         source_roots_given=source_roots_given,
         roots_known=roots_known,
     )
+
+
+def with_cache_dir(settings: Settings, cache_dir: str) -> Settings:
+    """`settings` with the cache in `cache_dir` (`--cache-dir`, relative to the working
+    directory), checked as the option `cache_dir` is; a usage error where it cannot be."""
+    problem = _cache_dir_problem(
+        os.path.abspath(cache_dir), settings.base_dir, list(settings.source_roots)
+    )
+    if problem:
+        raise UsageError("--cache-dir", problem.replace("'cache_dir' = ", "", 1))
+    return dataclasses.replace(settings, cache_dir=os.path.abspath(cache_dir))
 
 
 def _cache_dir_problem(cache_dir: str, base: str, source_roots: list[str]) -> str:
