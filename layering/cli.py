@@ -144,7 +144,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--python",
         metavar="PATH",
-        help="the interpreter probes run in, e.g. .venv/bin/python (default: each probe contract's python, else the one running layering)",
+        help="the interpreter probes run in, e.g. .venv/bin/python (default: each probe contract's python, else the one running layering); "
+        "a root package found nowhere else is looked for on its path",
     )
     check.add_argument(
         "--chains",
@@ -221,6 +222,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         default=None,
         help="probes run at once (default: the number of cores)",
+    )
+    audit.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the interpreter probes run in, as for check (default: each probe contract's python, else the one running layering)",
     )
     audit.add_argument(
         "--format",
@@ -680,6 +686,7 @@ def _audit(arguments: argparse.Namespace) -> int:
             arguments.contract,
             jobs=arguments.jobs,
             progress=progress,
+            python=arguments.python,
         )
     _out(formats.renderer("audit", arguments.format)(report))
     return report.exit_code

@@ -14,7 +14,7 @@ from layering.contracts import CONTRACT_TYPES, contract_class, plugin_contract_c
 from layering.deciding.fresh import decide_each, warnings_of
 from layering.domain.errors import ConfigError, Problem, UsageError, did_you_mean
 from layering.domain.results import ContractResult, RunReport
-from layering.engine.config import Settings
+from layering.engine.config import Settings, with_interpreter_path
 from layering.engine.evidence import Evidence
 from layering.engine.plan import RunPlan
 
@@ -268,13 +268,15 @@ def check_settings(
     evidence (the graph, what was read) instead of freeing it as the run ends: a process about
     to leave need not free it object by object (homeassistant's layers and independence: 10 ms
     without the cache, 30 ms with it)."""
+    if python is not None:
+        settings = with_interpreter_path(settings, python)
     with _collector_paused():
         evidence = Evidence(settings, RunPlan(keeps_cache=use_cache, listed_chains=chains))
         if kept is not None:
             kept.append(evidence)
         contracts, skipped = load_contracts(settings, evidence, contract_ids, probes)
         if python is not None:
-            _run_probes_in(python, [c for c in contracts if c.runs_code], settings)
+            probe_in(python, [c for c in contracts if c.runs_code], settings)
 
         static = [c for c in contracts if not c.runs_code]
         cache_unusable = _cache_usable(static, settings, use_cache)
@@ -395,8 +397,9 @@ def _decide_static(
     return results, cache_warnings + warnings
 
 
-def _run_probes_in(python: str, probe_contracts: list[Contract], settings: Settings) -> None:
-    """Check the `--python` interpreter (relative to the working directory) once, and use it."""
+def probe_in(python: str, probe_contracts: list[Contract], settings: Settings) -> None:
+    """Check the `--python` interpreter (relative to the working directory) once, and run the
+    probe contracts in it (check and audit alike)."""
     if not probe_contracts:
         return
     from layering.adapters.probe_runner import InterpreterUnusable, find_interpreter

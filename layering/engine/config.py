@@ -554,6 +554,45 @@ def _read_settings(
     )
 
 
+def with_interpreter_path(settings: Settings, python: str) -> Settings:
+    """`settings` whose root packages that are found nowhere the configuration looks are looked
+    for on the path of the interpreter `--python` names too: a package installed only in the
+    project's environment, which its probes import (an interpreter that cannot run is left to
+    the probes to report)."""
+    from layering.adapters.package_files import PackageNotFound, locate_root
+    from layering.adapters.probe_runner import (
+        InterpreterUnusable,
+        find_interpreter,
+        interpreter_path,
+    )
+
+    if settings.source_roots_given:
+        return settings
+    missing = []
+    for package in settings.root_packages:
+        try:
+            locate_root(package, settings.source_roots)
+        except PackageNotFound:
+            missing.append(package)
+    if not missing:
+        return settings
+    try:
+        entries = interpreter_path(find_interpreter(python, os.getcwd()))
+    except InterpreterUnusable:
+        return settings
+    found: list[str] = []
+    for package in missing:
+        for entry in entries:
+            try:
+                locate_root(package, (entry,))
+            except PackageNotFound:
+                continue
+            found.append(os.path.normpath(os.path.abspath(entry)))
+            break
+    added = tuple(e for e in dict.fromkeys(found) if e not in settings.source_roots)
+    return dataclasses.replace(settings, source_roots=settings.source_roots + added)
+
+
 def with_cache_dir(settings: Settings, cache_dir: str) -> Settings:
     """`settings` with the cache in `cache_dir` (`--cache-dir`, relative to the working
     directory), checked as the option `cache_dir` is; a usage error where it cannot be."""
