@@ -148,12 +148,28 @@ def _build(settings: Settings, problems: list[Problem]) -> list[Contract]:
 
 def _duplicate_keys(contracts: list[Contract], settings: Settings) -> list[Problem]:
     """Each contract is known by its id, else its name: two with one key cannot be told apart
-    (by --contract, by pytest), so both lines are named."""
+    (by --contract, by pytest), so both lines are named. In an import-linter configuration,
+    which `lint-imports` checks whatever the names, a contract without an id whose name an
+    earlier one has is known by its name and place (`same #2`), with a warning."""
     problems = []
     first: dict[str, Contract] = {}
     for contract in contracts:
         earlier = first.setdefault(contract.key, contract)
         if earlier is contract:
+            continue
+        if settings.is_importlinter and not contract.contract_id:
+            contract.numbered_key = f"{contract.name} #{contract.spec.index + 1}"
+            first.setdefault(contract.key, contract)
+            contract.refused_in_own_format(
+                Problem(
+                    settings.path,
+                    contract.spec.line_of("name"),
+                    f"the contracts on lines {earlier.spec.line_of('name') if not earlier.contract_id else earlier.spec.line_of('id')} "
+                    f"and {contract.spec.line_of('name')} are both known as '{contract.name}' (a contract "
+                    f"without an id is known by its name): this one is '{contract.key}' for --contract",
+                    hint="give each contract its own id",
+                )
+            )
             continue
         line = (
             contract.spec.line_of("id") if contract.contract_id else contract.spec.line_of("name")

@@ -275,18 +275,21 @@ class Contract:
         self.allowances: tuple[Allowance, ...] = ()
         self.problems: list[Problem] = []
         self.lenient: list[Problem] = []
-        """What layering's own format refuses and `lint-imports` lets pass (`cannot_fail`)."""
+        """What layering's own format refuses and `lint-imports` accepts (`refused_in_own_format`)."""
         self.unseen_externals: list[tuple[str, ModulePattern]] = []
         raw = spec.options
         name, contract_id = raw.get("name"), raw.get("id")
         self.name = name if isinstance(name, str) else f"{self.type_name} #{spec.index + 1}"
         self.contract_id = contract_id if isinstance(contract_id, str) else ""
+        self.numbered_key = ""
+        """The key of a contract without an id that shares its name with an earlier one in an
+        import-linter configuration (`lint-imports` checks both): its name and its place."""
         self._read_options(raw)
 
     @property
     def key(self) -> str:
         """The id that `--contract` and test node ids use: the `id`, else the name."""
-        return self.contract_id or self.name
+        return self.numbered_key or self.contract_id or self.name
 
     runs_code: ClassVar[bool] = False
     """Whether the contract is decided by running the project's code (a probe imports the
@@ -341,10 +344,12 @@ class Contract:
             Problem(self.settings.path, self.spec.line_of(option), message, hint=hint)
         )
 
-    def cannot_fail(self, problem: Problem) -> None:
-        """A contract that cannot fail: refused where the user chose layering's format and its
-        checks; in an import-linter configuration a warning, the verdict import-linter's (which
-        keeps such a contract), so that switching from `lint-imports` changes no verdict."""
+    def refused_in_own_format(self, problem: Problem) -> None:
+        """What layering's format refuses and `lint-imports` accepts (a contract that cannot
+        fail, two contracts of one name): refused where the user chose layering's format and its
+        checks; in an import-linter configuration a warning, the verdict import-linter's (it
+        keeps a contract that cannot fail), so that switching from `lint-imports` changes no
+        verdict."""
         if self.settings.is_importlinter:
             self.lenient.append(problem)
         else:
@@ -517,7 +522,7 @@ class Contract:
         where = self.settings.display_path(self.settings.path)
         return (
             [
-                f"{where}:{problem.line}: {problem.message}; kept, as lint-imports keeps it "
+                f"{where}:{problem.line}: {problem.message}; accepted, as lint-imports accepts it "
                 "(an error in layering's own format)"
                 for problem in self.lenient
             ]

@@ -37,7 +37,7 @@ class AcyclicSiblingsContract(ImportLinterContract):
 
     def check_can_fail(self, options: dict[str, Any]) -> None:
         if not entries(options.get("ancestors")):
-            self.cannot_fail(
+            self.refused_in_own_format(
                 Problem(
                     self.settings.path,
                     self.spec.line_of("ancestors"),
@@ -56,7 +56,7 @@ class AcyclicSiblingsContract(ImportLinterContract):
                         if os.path.basename(path) == "__init__.py"
                         else "is a module, not a package: it has no children"
                     )
-                    self.cannot_fail(
+                    self.refused_in_own_format(
                         self.entry_problem(
                             "ancestors",
                             index,

@@ -136,7 +136,7 @@ class ForbiddenContract(Contract):
                     raw[key] = listed
                     continue
                 self.values[key] = ()
-                self.cannot_fail(
+                self.refused_in_own_format(
                     Problem(
                         self.settings.path,
                         self.spec.line_of(key),

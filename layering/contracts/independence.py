@@ -51,7 +51,7 @@ class IndependenceContract(ImportLinterContract):
             and len(matched) == 1
             and all(is_internal_expression(evidence, text) for _, text in listed)
         ):
-            self.cannot_fail(
+            self.refused_in_own_format(
                 Problem(
                     self.settings.path,
                     self.spec.line_of("modules"),

@@ -54,7 +54,7 @@ class LayersContract(ImportLinterContract):
         modules = [m for _, layer in layers for m in layer_modules(layer)]
         exhaustive = str(options.get("exhaustive", "false")).lower() == "true"
         if not layers:
-            self.cannot_fail(
+            self.refused_in_own_format(
                 Problem(
                     self.settings.path,
                     self.spec.line_of("layers"),
@@ -63,7 +63,7 @@ class LayersContract(ImportLinterContract):
                 )
             )
         elif len(modules) < 2 and not exhaustive:
-            self.cannot_fail(
+            self.refused_in_own_format(
                 Problem(
                     self.settings.path,
                     self.spec.line_of("layers"),

@@ -42,7 +42,7 @@ class ProtectedContract(ImportLinterContract):
 
     def check_can_fail(self, options: dict[str, Any]) -> None:
         if not entries(options.get("protected_modules")):
-            self.cannot_fail(
+            self.refused_in_own_format(
                 Problem(
                     self.settings.path,
                     self.spec.line_of("protected_modules"),

@@ -602,7 +602,9 @@ def test_a_contract_that_cannot_fail_is_kept_with_a_warning_as_lint_imports_keep
     assert "Cannot fail [c] KEPT\n" in result.stdout
     (warning,) = [line for line in result.stderr.splitlines() if said in line]
     assert warning.startswith(f"layering: warning: {file_format}:")
-    assert warning.endswith("; kept, as lint-imports keeps it (an error in layering's own format)")
+    assert warning.endswith(
+        "; accepted, as lint-imports accepts it (an error in layering's own format)"
+    )
 
 
 def test_an_allowed_importer_that_names_no_module_is_a_located_error_not_a_traceback(
@@ -628,3 +630,43 @@ def test_an_allowed_importer_that_names_no_module_is_a_located_error_not_a_trace
         "error: contract 'Protected': 'shop.nope' in 'allowed_importers' matches no module in the package shop."
         in result.stderr
     )
+
+
+def test_two_contracts_of_one_name_without_ids_are_both_checked_as_lint_imports_checks_them(
+    project, tmp_path
+):
+    """[tool.importlinter] contracts need no id; `lint-imports` checks two of one name. So does
+    layering, the second known by its name and place, with a warning (contracts.toml refuses)."""
+    project.write(SHOP)
+    path = write_config(
+        tmp_path,
+        "pyproject.toml",
+        {"root_package": "shop"},
+        [
+            (
+                "x",
+                {
+                    "name": "Same",
+                    "type": "forbidden",
+                    "source_modules": "shop.domain",
+                    "forbidden_modules": "shop.infra",
+                },
+            ),
+            (
+                "y",
+                {"name": "Same", "type": "independence", "modules": ["shop.gui", "shop.plugins"]},
+            ),
+        ],
+    )
+    path.write_text(path.read_text().replace('id = "x"\n', "").replace('id = "y"\n', ""))
+    theirs = lint_imports(tmp_path)
+    assert theirs[0] == 1 and theirs[2].count("Same ") == 2, theirs[2]
+    ours = project.check("--no-cache")
+    assert ours.returncode == 1, ours.stdout + ours.stderr
+    assert "Same BROKEN\n" in ours.stdout and "Same [Same #2] KEPT\n" in ours.stdout
+    assert (
+        "are both known as 'Same' (a contract without an id is known by its name): this one is 'Same #2'"
+        in ours.stderr
+    )
+    only = project.check("--no-cache", "--contract", "Same #2")
+    assert only.returncode == 0 and "Same [Same #2] KEPT" in only.stdout
