@@ -15,7 +15,7 @@ import gc
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from layering.domain.version import VERSION
 from layering.reporting import formats
@@ -24,9 +24,9 @@ EPILOG = """\
 exit codes:
   0  every contract kept
   1  a contract broken (or a stale allowance, or expect = "broken" kept)
-  2  the run could not be made: a configuration error, an unreadable source file, a probe
-     whose module failed to import, a contract that could not be decided, or a report
-     that could not be written
+  2  the run could not be made: a mistake on the command line, a configuration error, an
+     unreadable source file, a probe whose module failed to import, a contract that could
+     not be decided, or a report that could not be written (lint-imports exits 1)
   130  interrupted (Ctrl-C); the probes it started are killed first
   143  terminated (SIGTERM); the probes it started are killed first
 
@@ -34,13 +34,26 @@ configuration (without --config or a path, the first found, here or in the neare
 directory): contracts.toml; [tool.layering] in pyproject.toml; import-linter's own, read as
 it is: [importlinter] in setup.cfg, .importlinter, [tool.importlinter] in pyproject.toml.
 
+lint-imports: `layering check` takes its command line (several files, --contract [PATH:]ID,
+--no-cache, --cache-dir, --verbose, --show-timings, --debug, --no-logo) and gives its
+verdicts; a configuration that cannot be used exits 2 here, 1 there (README, "import-linter
+configurations", lists every difference).
+
 Text output is coloured on a terminal unless NO_COLOR is set (or TERM=dumb). The finding
 codes (LY001...) are listed in the README, section "Reports".
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a mistake said in one line that names the argument (no usage block to
+    read past), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="layering",
         description="Import-layering contract linter.",
         epilog=EPILOG,
@@ -51,17 +64,31 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check",
         help="check the contracts",
-        description="Check the contracts of a configuration.",
+        description="Check the contracts of a configuration (or of several, one after the other).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _config_arguments(check)
+    check.add_argument(
+        "config_paths",
+        nargs="*",
+        metavar="PATH",
+        help="the configuration files, checked one after the other in one run, as lint-imports "
+        "takes them (default: found as described below)",
+    )
+    check.add_argument(
+        "--config",
+        metavar="PATH",
+        action="append",
+        default=[],
+        help="the same, as an option (repeatable)",
+    )
     check.add_argument(
         "--contract",
         metavar="ID",
         action="append",
         default=[],
-        help="check only this contract (repeatable)",
+        help="check only this contract (repeatable); with several configurations, PATH:ID names "
+        "one of a file, as lint-imports takes it",
     )
     probes = check.add_mutually_exclusive_group()
     probes.add_argument(
@@ -88,9 +115,37 @@ def _parser() -> argparse.ArgumentParser:
         "and exit 2 naming each entry that disagrees (for a nightly job; see SECURITY.md)",
     )
     check.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="keep the cache in DIR for this run, in place of the configuration's cache_dir "
+        "(lint-imports' option; --no-cache wins over it)",
+    )
+    lint_imports = check.add_argument_group(
+        "lint-imports' options", "accepted so that a CI line changes only its program name"
+    )
+    lint_imports.add_argument(
+        "--verbose",
+        action="store_true",
+        help="say on stderr which configuration is read and how long each took",
+    )
+    lint_imports.add_argument(
+        "--show-timings",
+        action="store_true",
+        help="say on stderr how long checking each configuration took",
+    )
+    lint_imports.add_argument(
+        "--debug",
+        action="store_true",
+        help="no effect: layering never hides an unexpected error (its traceback is shown)",
+    )
+    lint_imports.add_argument(
+        "--no-logo", action="store_true", help="no effect: layering prints no logo"
+    )
+    check.add_argument(
         "--python",
         metavar="PATH",
-        help="the interpreter probes run in, e.g. .venv/bin/python (default: each probe contract's python, else the one running layering)",
+        help="the interpreter probes run in, e.g. .venv/bin/python (default: each probe contract's python, else the one running layering); "
+        "a root package found nowhere else is looked for on its path",
     )
     check.add_argument(
         "--chains",
@@ -167,6 +222,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         default=None,
         help="probes run at once (default: the number of cores)",
+    )
+    audit.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the interpreter probes run in, as for check (default: each probe contract's python, else the one running layering)",
     )
     audit.add_argument(
         "--format",
@@ -259,7 +319,29 @@ def _config_arguments(
 
 
 def _config(arguments: argparse.Namespace) -> str | None:
-    return arguments.config or arguments.config_path
+    """The configuration the command line names, if any (checked by `_checked_path`)."""
+    path = getattr(arguments, "config", None) or getattr(arguments, "config_path", None)
+    if path is None:
+        return None
+    return _checked_path("--config" if getattr(arguments, "config", None) else "PATH", path)
+
+
+def _checked_path(argument: str, path: str) -> str:
+    """`path`, or a usage error when it is no file, or is Python source (`layering check
+    app/cli.py`, where a contract id goes after --contract)."""
+    from layering.domain.errors import UsageError
+
+    if not os.path.exists(path):
+        raise UsageError(argument, f"{path} does not exist: name a configuration file")
+    if os.path.isdir(path):
+        raise UsageError(argument, f"{path} is a directory: name the configuration file in it")
+    if path.endswith((".py", ".pyi")):
+        raise UsageError(
+            argument,
+            f"{path} is Python source, not a configuration (contracts.toml, pyproject.toml, setup.cfg, "
+            ".importlinter); a contract id goes after --contract",
+        )
+    return path
 
 
 class OutputLost(Exception):
@@ -321,10 +403,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments.command not in commands:
         parser.print_help()
         return 2
-    from layering.domain.errors import ConfigError, Terminated
+    from layering.domain.errors import ConfigError, Terminated, UsageError
 
     try:
         return commands[arguments.command](arguments)
+    except UsageError as error:
+        render_error = formats.error_renderer(
+            arguments.command, getattr(arguments, "format", "text")
+        )
+        if render_error is not None:  # a machine reads the report: it gets the error there too
+            _out(render_error(error))
+        sys.stderr.write(error.line + "\n")
+        return 2
     except ConfigError as error:
         _write_error(arguments.command, getattr(arguments, "format", "text"), error)
         return 2
@@ -346,8 +436,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(arguments: argparse.Namespace) -> int:
-    from layering.commands.check import ProbeSelection, check_settings
-    from layering.engine.config import locate_settings
+    """Check each configuration named (or the one found), one after the other: each report is
+    printed as it would be alone, and the exit code is the worst of theirs."""
+    from layering.commands.check import ProbeSelection
 
     selection = ProbeSelection.ALL
     if arguments.no_probe:
@@ -356,20 +447,103 @@ def _check(arguments: argparse.Namespace) -> int:
         selection = ProbeSelection.PROBES
     if arguments.jobs is not None and arguments.jobs < 1:
         return _usage_error("--jobs takes a number of 1 or more")
+    runs = _configurations_to_check(arguments)
+    if len(runs) > 1 and arguments.format in ("json", "sarif"):
+        from layering.domain.errors import UsageError
+
+        raise UsageError(
+            "--format",
+            f"{arguments.format} reports one configuration: check each of the {len(runs)} in a run of its own",
+        )
+    code = 0
+    for number, (settings, contract_ids) in enumerate(runs):
+        if number:
+            _out("\n")
+        code = max(code, _check_one(arguments, settings, contract_ids, selection))
+    return code
+
+
+def _configurations_to_check(arguments: argparse.Namespace) -> list[tuple[Any, tuple[str, ...]]]:
+    """(settings, the --contract ids of that file) of each configuration to check: every file
+    read before any is checked, so that a file that cannot be read stops the run first. With
+    --contract, a file none of whose contracts is named is left out, as lint-imports leaves it."""
+    from layering.domain.errors import UsageError
+    from layering.engine.config import locate_settings, with_cache_dir
+
+    paths = [*arguments.config, *arguments.config_paths]
+    unique: dict[str, str] = {}
+    for path in paths:
+        unique.setdefault(os.path.normcase(os.path.realpath(path)), path)
+    named = [
+        _checked_path("--config" if path in arguments.config else "PATH", path)
+        for path in unique.values()
+    ]
+    every = [locate_settings(path) for path in named] if named else [locate_settings()]
+    if arguments.cache_dir is not None and not arguments.no_cache:
+        every = [with_cache_dir(settings, arguments.cache_dir) for settings in every]
+    if not arguments.contract:
+        return [(settings, ()) for settings in every]
+    if len(every) == 1:  # one file: an unknown id is said with that file's contracts
+        return [(every[0], tuple(arguments.contract))]
+    chosen: list[list[str]] = [[] for _ in every]
+    for requested in arguments.contract:
+        holders = [n for n, s in enumerate(every) if requested in _contract_keys(s)]
+        if not holders and ":" in requested:
+            where, _, key = requested.rpartition(":")
+            holders = [
+                n
+                for n, s in enumerate(every)
+                if os.path.realpath(s.path) == os.path.realpath(where) and key in _contract_keys(s)
+            ]
+            requested = key
+        if not holders:
+            raise UsageError(
+                "--contract", f"{requested!r} names no contract of the {len(every)} configurations"
+            )
+        if len(holders) > 1:
+            raise UsageError(
+                "--contract",
+                f"{requested!r} names a contract of "
+                + " and of ".join(_text().relative_path(every[n].path) for n in holders)
+                + ": name one as PATH:ID",
+            )
+        chosen[holders[0]].append(requested)
+    return [(s, tuple(ids)) for s, ids in zip(every, chosen) if ids]
+
+
+def _contract_keys(settings: Any) -> set[str]:
+    """The ids and names `--contract` may give for the contracts of `settings`."""
+    return {
+        value
+        for spec in settings.contracts
+        for value in (spec.options.get("id"), spec.options.get("name"))
+        if isinstance(value, str)
+    }
+
+
+def _check_one(
+    arguments: argparse.Namespace, settings: Any, contract_ids: tuple[str, ...], selection: Any
+) -> int:
+    import time
+
+    from layering.commands.check import check_settings
+
+    if arguments.verbose:
+        sys.stderr.write(f"layering: checking {_text().relative_path(settings.path)}\n")
+    started = time.perf_counter()
     progress = ProgressLine() if _progress_allowed() else None
     disagreements: list[str] = []
     with _erased(progress):
-        settings = locate_settings(_config(arguments))
         if arguments.verify_cache:
             from layering.commands.verify_cache import verify_cache
 
             report, disagreements = verify_cache(
-                settings, tuple(arguments.contract), selection, arguments.chains, arguments.python
+                settings, contract_ids, selection, arguments.chains, arguments.python
             )
         else:
             report = check_settings(
                 settings,
-                arguments.contract,
+                list(contract_ids),
                 selection,
                 use_cache=not arguments.no_cache,
                 jobs=arguments.jobs,
@@ -378,6 +552,12 @@ def _check(arguments: argparse.Namespace) -> int:
                 python=arguments.python,
                 kept=_LEFT_AT_EXIT,
             )
+    if arguments.show_timings or arguments.verbose:
+        sys.stderr.write(
+            f"layering: {_text().relative_path(settings.path)}: {len(report.results)} "
+            f"contract{'' if len(report.results) == 1 else 's'} checked in "
+            f"{time.perf_counter() - started:.2f} s\n"
+        )
     if arguments.format in ("text", "json", "sarif"):  # github shows them as annotations
         sys.stderr.write(_text().warning_lines(report))
     _out(_render(arguments.format, report))
@@ -461,7 +641,7 @@ def _explain(arguments: argparse.Namespace) -> int:
     from layering.commands.explain import explain
     from layering.engine.config import locate_settings
 
-    settings = locate_settings(arguments.config)
+    settings = locate_settings(_config(arguments))
     explanation = explain(
         settings,
         arguments.importer,
@@ -485,7 +665,7 @@ def _migrate(arguments: argparse.Namespace) -> int:
         _out(migration.text)
     else:
         _out(
-            f"{relative(migration.path)}: wrote {migration.contracts} contracts from {relative(settings.path)}, "
+            f"{relative(migration.path)}: wrote {migration.contracts} contract{'' if migration.contracts == 1 else 's'} from {relative(settings.path)}, "
             "with the same verdicts\n"
         )
     for note in migration.notes:
@@ -506,6 +686,7 @@ def _audit(arguments: argparse.Namespace) -> int:
             arguments.contract,
             jobs=arguments.jobs,
             progress=progress,
+            python=arguments.python,
         )
     _out(formats.renderer("audit", arguments.format)(report))
     return report.exit_code
@@ -580,7 +761,7 @@ def _graph(arguments: argparse.Namespace) -> int:
     from layering.reporting import graph_formats
 
     run = draw_graph(
-        locate_settings(arguments.config),
+        locate_settings(_config(arguments)),
         arguments.package,
         arguments.depth,
         contracts=not arguments.no_contracts,

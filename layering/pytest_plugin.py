@@ -232,7 +232,7 @@ def _find(outcome: RunReport | ConfigError, key: str, path: Path) -> ContractRes
 def _lines(header: str, result: ContractResult) -> str:
     from layering.reporting import text
 
-    return "\n".join([header, *text.violation_lines(result)])
+    return "\n".join([header, *text.violation_lines(text.paths_from_cwd(result))])
 
 
 # --- collectors and items ------------------------------------------------------------------

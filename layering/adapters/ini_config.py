@@ -152,6 +152,7 @@ def _describe(error: configparser.Error) -> str:
 
 
 def _error_line(error: configparser.Error) -> int:
-    if isinstance(error, configparser.ParsingError) and error.errors:
+    if isinstance(error, configparser.ParsingError) and getattr(error, "errors", None):
+        # MissingSectionHeaderError is one, without `errors` before Python 3.12
         return int(error.errors[0][0])
     return int(getattr(error, "lineno", 0) or 0)

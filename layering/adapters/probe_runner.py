@@ -304,6 +304,24 @@ def find_interpreter(text: str, base_dir: str) -> str:
     return path
 
 
+def interpreter_path(path: str) -> tuple[str, ...]:
+    """The `sys.path` of interpreter `path` (checked by `find_interpreter`) as a probe starts
+    with it: where its installed packages are. () when it cannot say."""
+    ask = "import json, sys; sys.stdout.write(json.dumps(sys.path))"
+    try:
+        answer = subprocess.run(
+            [path, *CHILD_FLAGS, "-c", ask],
+            capture_output=True,
+            env=dict(CHILD_ENVIRONMENT),
+            timeout=INTERPRETER_CHECK_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
+        entries = json.loads(answer.stdout.decode("utf-8", "replace"))
+    except (subprocess.TimeoutExpired, OSError, ValueError):
+        return ()
+    return tuple(e for e in entries if isinstance(e, str) and e)
+
+
 def _interpreter_version(path: str) -> tuple[int, int]:
     """Ask `path` (in the probes' clean environment) which Python version it is."""
     ask = "import sys; sys.stdout.write('%d.%d' % sys.version_info[:2])"

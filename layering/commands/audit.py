@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from layering.adapters.source_facts import read_source
-from layering.commands.check import load_contracts
+from layering.commands.check import load_contracts, probe_in
 from layering.domain.audit import AuditReport, ContractAudit, ModuleAudit, compare
 from layering.domain.errors import ConfigError, Problem, SourceUnreadable
 from layering.domain.loads import PARENT_PACKAGE
@@ -24,7 +24,7 @@ from layering.domain.probes import (
     RuntimeHop,
 )
 from layering.domain.results import Hop
-from layering.engine.config import Settings
+from layering.engine.config import Settings, with_interpreter_path
 from layering.engine.evidence import Evidence
 from layering.engine.loads import LoadReader
 
@@ -37,13 +37,19 @@ def audit(
     contract_ids: Sequence[str] = (),
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    python: str | None = None,
 ) -> AuditReport:
-    """Probe each selected probe contract's modules and read their load closures; compare."""
+    """Probe each selected probe contract's modules and read their load closures; compare.
+    `python` (`--python`) is the probes' interpreter, as for `check`."""
     from layering.adapters.probe_runner import run_probes
 
+    if python is not None:
+        settings = with_interpreter_path(settings, python)
     evidence = Evidence(settings)
     selected, _ = load_contracts(settings, evidence, contract_ids)
     contracts = [c for c in selected if c.runs_code]
+    if python is not None:
+        probe_in(python, contracts, settings)
     if not contracts:
         named = f" among {', '.join(repr(i) for i in contract_ids)}" if contract_ids else ""
         raise ConfigError(

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from layering.adapters.package_files import is_single_module
 from layering.contracts import CONTRACT_TYPES, contract_class, plugin_contract_class
 from layering.deciding.fresh import decide_each, warnings_of
-from layering.domain.errors import ConfigError, Problem, did_you_mean
+from layering.domain.errors import ConfigError, Problem, UsageError, did_you_mean
 from layering.domain.results import ContractResult, RunReport
-from layering.engine.config import Settings
+from layering.engine.config import Settings, with_interpreter_path
 from layering.engine.evidence import Evidence
 from layering.engine.plan import RunPlan
 
@@ -63,6 +63,8 @@ def load_contracts(
     options_read = _read_importlinter_options(contracts, settings, evidence.use_cache)
     try:
         selected, skipped = _selection(contracts, contract_ids, probes, settings)
+    except UsageError:
+        raise
     except ConfigError as error:
         problems.extend(error.problems)
         selected, skipped = [], []
@@ -124,9 +126,9 @@ def _build(settings: Settings, problems: list[Problem]) -> list[Contract]:
             continue
         if type_name not in CONTRACT_TYPES:
             if type_name is None:
-                message = f"contract #{spec.index + 1} has no 'type'"
+                message = f"{spec.label} has no 'type'"
             else:
-                message = f"contract #{spec.index + 1}: type {type_name!r} is not a contract type."
+                message = f"{spec.label}: type {type_name!r} is not a contract type."
                 message += (
                     did_you_mean(type_name, known_types) if isinstance(type_name, str) else ""
                 )
@@ -146,12 +148,28 @@ def _build(settings: Settings, problems: list[Problem]) -> list[Contract]:
 
 def _duplicate_keys(contracts: list[Contract], settings: Settings) -> list[Problem]:
     """Each contract is known by its id, else its name: two with one key cannot be told apart
-    (by --contract, by pytest), so both lines are named."""
+    (by --contract, by pytest), so both lines are named. In an import-linter configuration,
+    which `lint-imports` checks whatever the names, a contract without an id whose name an
+    earlier one has is known by its name and place (`same #2`), with a warning."""
     problems = []
     first: dict[str, Contract] = {}
     for contract in contracts:
         earlier = first.setdefault(contract.key, contract)
         if earlier is contract:
+            continue
+        if settings.is_importlinter and not contract.contract_id:
+            contract.numbered_key = f"{contract.name} #{contract.spec.index + 1}"
+            first.setdefault(contract.key, contract)
+            contract.refused_in_own_format(
+                Problem(
+                    settings.path,
+                    contract.spec.line_of("name"),
+                    f"the contracts on lines {earlier.spec.line_of('name') if not earlier.contract_id else earlier.spec.line_of('id')} "
+                    f"and {contract.spec.line_of('name')} are both known as '{contract.name}' (a contract "
+                    f"without an id is known by its name): this one is '{contract.key}' for --contract",
+                    hint="give each contract its own id",
+                )
+            )
             continue
         line = (
             contract.spec.line_of("id") if contract.contract_id else contract.spec.line_of("name")
@@ -238,13 +256,12 @@ def select(
         known = {c.key for c in contracts} | {c.name for c in contracts}
         unknown = [i for i in ids if i not in known]
         if unknown:
-            raise ConfigError(
-                Problem(
-                    settings.path,
-                    0,
-                    f"--contract {unknown[0]!r} names no contract.{did_you_mean(unknown[0], known)}",
-                    hint="ids: " + ", ".join(sorted(c.key for c in contracts)),
-                )
+            raise UsageError(
+                "--contract",
+                f"{unknown[0]!r} names no contract of {settings.display_path(settings.path)}."
+                + did_you_mean(unknown[0], known)
+                + " Its contracts: "
+                + ", ".join(sorted(c.key for c in contracts)),
             )
         contracts = [c for c in contracts if c.key in ids or c.name in ids]
     if probes is ProbeSelection.STATIC:
@@ -295,6 +312,8 @@ def check_settings(
     to leave need not free it object by object (homeassistant's layers and independence: 10 ms
     without the cache, 30 ms with it). `chain_ends`: each group of chains records the pairs of
     modules its chains join (what a baseline writes)."""
+    if python is not None:
+        settings = with_interpreter_path(settings, python)
     with _collector_paused():
         evidence = Evidence(
             settings,
@@ -304,7 +323,7 @@ def check_settings(
             kept.append(evidence)
         contracts, skipped = load_contracts(settings, evidence, contract_ids, probes)
         if python is not None:
-            _run_probes_in(python, [c for c in contracts if c.runs_code], settings)
+            probe_in(python, [c for c in contracts if c.runs_code], settings)
 
         static = [c for c in contracts if not c.runs_code]
         cache_unusable = _cache_usable(static, settings, use_cache)
@@ -427,8 +446,9 @@ def _decide_static(
     return results, cache_warnings + warnings
 
 
-def _run_probes_in(python: str, probe_contracts: list[Contract], settings: Settings) -> None:
-    """Check the `--python` interpreter (relative to the working directory) once, and use it."""
+def probe_in(python: str, probe_contracts: list[Contract], settings: Settings) -> None:
+    """Check the `--python` interpreter (relative to the working directory) once, and run the
+    probe contracts in it (check and audit alike)."""
     if not probe_contracts:
         return
     from layering.adapters.probe_runner import InterpreterUnusable, find_interpreter
@@ -436,13 +456,9 @@ def _run_probes_in(python: str, probe_contracts: list[Contract], settings: Setti
     try:
         interpreter = find_interpreter(python, os.getcwd())
     except InterpreterUnusable as unusable:
-        raise ConfigError(
-            Problem(
-                settings.path,
-                0,
-                f"--python '{python}' {unusable}",
-                hint="name the bin/python of the environment the project's dependencies are installed in",
-            )
+        raise UsageError(
+            "--python",
+            f"'{python}' {unusable}: name the bin/python of the environment the project's dependencies are installed in",
         ) from None
     for contract in probe_contracts:
         contract.run_in(interpreter)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from layering.commands.check import check_settings
-from layering.domain.errors import ConfigError, Problem, did_you_mean
+from layering.domain.errors import ConfigError, Problem, UsageError, closest_module
 from layering.domain.patterns import is_within
 from layering.domain.results import Explanation, Verdict
 from layering.engine.config import ContractSpec, Settings
@@ -51,29 +51,24 @@ def _require_modules(settings: Settings, importer: str, imported: str) -> None:
     an external package's top level; neither may contain the other."""
     evidence = Evidence(settings, RunPlan(keeps_cache=False))
     modules = evidence.modules
-    problems = []
     for role, module in (("IMPORTER", importer), ("IMPORTED", imported)):
         if module in modules or (
             role == "IMPORTED" and not evidence.is_internal(module) and "." not in module
         ):
             continue
         where = ", ".join(settings.root_packages)
-        problems.append(
-            Problem(
-                settings.path,
-                0,
-                f"{role} '{module}' is not a module of {where}.{did_you_mean(module, sorted(modules))}",
-                hint="name a module or package, as in `import` statements",
-            )
+        close = closest_module(module, modules)
+        raise UsageError(
+            role,
+            f"'{module}' is not a module of {where}."
+            + (
+                f" Did you mean '{close}'?"
+                if close
+                else " Name a module or package, as `import` does."
+            ),
         )
-    if not problems and (is_within(importer, imported) or is_within(imported, importer)):
-        problems.append(
-            Problem(
-                settings.path,
-                0,
-                f"'{importer}' and '{imported}' overlap: one contains the other",
-                hint="name two modules neither of which lies in the other",
-            )
+    if is_within(importer, imported) or is_within(imported, importer):
+        raise UsageError(
+            "IMPORTER",
+            f"'{importer}' and '{imported}' overlap: one contains the other; name two modules neither of which lies in the other",
         )
-    if problems:
-        raise ConfigError(problems)

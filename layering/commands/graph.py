@@ -12,7 +12,14 @@ from dataclasses import dataclass
 
 from layering.commands.check import ProbeSelection, check_settings
 from layering.contracts import CONTRACT_TYPES, contract_class
-from layering.domain.errors import ConfigError, Problem, SourceUnreadable, did_you_mean
+from layering.domain.errors import (
+    ConfigError,
+    Problem,
+    SourceUnreadable,
+    UsageError,
+    closest_module,
+    did_you_mean,
+)
 from layering.domain.loads import PARENT_PACKAGE
 from layering.domain.package_graph import PackageGraph, Pair, components, squash
 from layering.domain.patterns import is_within
@@ -87,6 +94,20 @@ def draw_graph(
     return GraphRun(graph, report, said)
 
 
+def _packages_beside(package: str, packages: set[str], roots: tuple[str, ...]) -> str:
+    """What to name instead of `package`: the packages in its nearest parent that is one."""
+    parent = package.rpartition(".")[0]
+    while parent and parent not in packages:
+        parent = parent.rpartition(".")[0]
+    if not parent:
+        return "Name a package of the root packages: " + ", ".join(roots)
+    inside = sorted(p for p in packages if p.rpartition(".")[0] == parent)
+    if not inside:
+        return f"'{parent}' holds no package: name '{parent}' itself"
+    shown = ", ".join(inside[:10]) + (f" and {len(inside) - 10} more" if len(inside) > 10 else "")
+    return f"The packages in '{parent}': {shown}"
+
+
 def _drawn_packages(
     settings: Settings, evidence: Evidence, package: str | None
 ) -> tuple[str, ...]:
@@ -97,29 +118,23 @@ def _drawn_packages(
         return roots
     modules = evidence.modules
     packages = {module.rpartition(".")[0] for module in modules} - {""} | set(roots)
-    where = settings.line_of("root_packages") or settings.line_of("root_package")
     if not evidence.is_internal(package):
-        raise ConfigError(
-            Problem(
-                settings.path,
-                where,
-                f"'{package}' is not in the root packages ({', '.join(roots)}).{did_you_mean(package, packages)}",
-                hint="name a package of the root packages, or add its own to root_packages",
-            )
+        raise UsageError(
+            "PACKAGE",
+            f"'{package}' is not in the root packages ({', '.join(roots)}).{did_you_mean(package, packages)} "
+            "Name a package of the root packages, or add its own to root_packages.",
         )
     if package not in packages:
         if package in modules:
-            message = f"'{package}' is a module, not a package: its graph is one node"
-            hint = f"name its package, '{package.rpartition('.')[0]}'"
+            message = f"'{package}' is a module, not a package: its graph is one node."
+            hint = f"Name its package, '{package.rpartition('.')[0]}'"
         else:
-            message = (
-                f"no package '{package}' in the root packages.{did_you_mean(package, packages)}"
+            close = closest_module(package, packages)
+            message = f"no package '{package}' in the root packages." + (
+                f" Did you mean '{close}'?" if close else ""
             )
-            hint = "name a package, e.g. " + ", ".join(
-                sorted(p for p in packages if components(p) == components(roots[0]) + 1)[:3]
-                or roots
-            )
-        raise ConfigError(Problem(settings.path, 0, message, hint=hint))
+            hint = _packages_beside(package, packages, roots)
+        raise UsageError("PACKAGE", f"{message} {hint}.")
     return (package,)
 
 
@@ -135,14 +150,7 @@ def _depth(settings: Settings, drawn: tuple[str, ...], depth: int | None) -> int
     if depth is None:
         return max(least, min(components(p) for p in drawn) + 1)
     if depth < least:
-        raise ConfigError(
-            Problem(
-                settings.path,
-                0,
-                f"--depth {depth} is too shallow: {why}",
-                hint=f"give --depth {least} or more",
-            )
-        )
+        raise UsageError("--depth", f"{depth} is too shallow: {why}; give --depth {least} or more")
     return depth
 
 

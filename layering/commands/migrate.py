@@ -32,6 +32,7 @@ from layering.engine.config import (
     Settings,
     find_config,
     has_layering_section,
+    importlinter_configuration_in,
     read_text,
     settings_from_text,
 )
@@ -60,7 +61,7 @@ def migrate(
                 settings.path,
                 0,
                 "this is already layering's format: nothing to migrate",
-                hint="name an import-linter configuration",
+                hint=_migrate_again_hint(settings),
             )
         )
     if settings.problems:
@@ -94,6 +95,21 @@ def migrate(
                 ),
             )
     return migration
+
+
+def _migrate_again_hint(settings: Settings) -> str:
+    """How to migrate again over what an earlier `migrate` wrote: name the import-linter
+    configuration beside it, with --force."""
+    again = importlinter_configuration_in(settings.base_dir)
+    if again is None:
+        return "name an import-linter configuration: layering migrate PATH"
+    source = os.path.relpath(again)
+    if os.path.basename(settings.path) == CONTRACTS_FILE:
+        return f"to migrate {source} again, replacing contracts.toml: layering migrate {source} --force"
+    return (
+        f"to migrate {source} again, replacing [tool.layering]: "
+        f"layering migrate {source} --to pyproject.toml --force"
+    )
 
 
 def _section_text(settings: Settings, table: str) -> tuple[str, tuple[str, ...]]:

@@ -18,7 +18,7 @@ from layering.domain.allowances import (
 )
 from layering.domain.chains import chains_and_cut
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
-from layering.domain.errors import Problem, did_you_mean
+from layering.domain.errors import Problem, closest_module, did_you_mean, packages_among
 from layering.domain.known_chains import KnownChain, groups_of, parse_known_chain, unknown_pairs
 from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
 from layering.domain.results import (
@@ -44,6 +44,11 @@ if TYPE_CHECKING:
 
 COMMON_OPTIONS = ("id", "name", "type", "expect", "severity")
 KNOWN_CHAINS = "known_chains"
+
+CANNOT_FAIL_HINT = (
+    "no pattern of this option matches a module, so the contract cannot fail: fix or remove it"
+)
+CHECKS_NOTHING_HINT = "a pattern that matches no module checks nothing: fix or remove it"
 
 
 class OptionError(ValueError):
@@ -293,6 +298,8 @@ class Contract:
         self.values: dict[str, Any] = {}
         self.allowances: tuple[Allowance, ...] = ()
         self.problems: list[Problem] = []
+        self.lenient: list[Problem] = []
+        """What layering's own format refuses and `lint-imports` accepts (`refused_in_own_format`)."""
         self.unseen_externals: list[tuple[str, ModulePattern]] = []
         raw = spec.options
         name, contract_id = raw.get("name"), raw.get("id")
@@ -302,6 +309,9 @@ class Contract:
         self.notices: list[str] = []
         """What reading the options found worth a warning (a deprecated form)."""
         self.severity = self._read_severity(raw)
+        self.numbered_key = ""
+        """The key of a contract without an id that shares its name with an earlier one in an
+        import-linter configuration (`lint-imports` checks both): its name and its place."""
         self._read_options(raw)
         if self.takes_known_chains and KNOWN_CHAINS in raw:
             self.known_chains = self._read_known_chains(raw[KNOWN_CHAINS])
@@ -398,7 +408,7 @@ class Contract:
     @property
     def key(self) -> str:
         """The id that `--contract` and test node ids use: the `id`, else the name."""
-        return self.contract_id or self.name
+        return self.numbered_key or self.contract_id or self.name
 
     runs_code: ClassVar[bool] = False
     """Whether the contract is decided by running the project's code (a probe imports the
@@ -473,6 +483,17 @@ class Contract:
             Problem(self.settings.path, self.spec.line_of(option), message, hint=hint)
         )
 
+    def refused_in_own_format(self, problem: Problem) -> None:
+        """What layering's format refuses and `lint-imports` accepts (a contract that cannot
+        fail, two contracts of one name): refused where the user chose layering's format and its
+        checks; in an import-linter configuration a warning, the verdict import-linter's (it
+        keeps a contract that cannot fail), so that switching from `lint-imports` changes no
+        verdict."""
+        if self.settings.is_importlinter:
+            self.lenient.append(problem)
+        else:
+            self.problems.append(problem)
+
     def _read_options(self, raw: dict[str, Any]) -> None:
         known = set(self.options) | set(COMMON_OPTIONS)
         if self.takes_known_chains:
@@ -494,6 +515,8 @@ class Contract:
                     key, f"contract #{self.spec.index + 1}: '{key}' must be a non-empty string"
                 )
         for key, declared in self.options.items():
+            if key in self.values:  # read by the type itself (`ForbiddenContract._read_options`)
+                continue
             if key not in raw:
                 if declared.required:
                     self.problem(
@@ -601,12 +624,14 @@ class Contract:
         *,
         external_ok: bool = False,
     ) -> None:
-        """A pattern that matches no module makes a contract that cannot fail: an error.
+        """A pattern that matches no module checks nothing: an error. The hint says the
+        contract cannot fail only where that is so: when no pattern of the option matches.
 
         With `external_ok`, a name outside the root packages may stand for an external package;
         one that is not installed here is still checked (nothing may import it); `warnings`
         then says so if no import read in the run names it either, in case it is misspelt.
         """
+        unmatched = []
         for pattern in patterns:
             if evidence.expand(pattern):
                 continue
@@ -614,7 +639,6 @@ class Contract:
                 if not evidence.is_installed(pattern.top_level):
                     self.unseen_externals.append((option, pattern))
                 continue
-            where = "the package " + ", ".join(self.settings.root_packages)
             if pattern.expand(evidence.excluded):
                 self.problem_at(
                     option,
@@ -624,12 +648,17 @@ class Contract:
                     "take the modules out of 'exclude', or the pattern out of the contract",
                 )
                 continue
+            unmatched.append(pattern)
+        where = "the package " + ", ".join(self.settings.root_packages)
+        for pattern in unmatched:
             self.problems.append(
                 Problem(
                     self.settings.path,
                     self._pattern_line(option, pattern),
                     f"contract '{self.name}': '{pattern}' in '{option}' matches no module in {where}.{suggest_module(evidence, pattern)}",
-                    hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
+                    hint=CANNOT_FAIL_HINT
+                    if len(unmatched) == len(patterns)
+                    else CHECKS_NOTHING_HINT,
                 )
             )
 
@@ -649,11 +678,17 @@ class Contract:
         return self.spec.line_of(option)
 
     def warnings(self, evidence: Evidence, decision: Decision | None) -> list[str]:
-        """What the run should say without failing: external names that are neither installed
-        nor imported by what was read, and alerts raised while deciding."""
+        """What the run should say without failing: the contract that cannot fail which an
+        import-linter configuration may hold, external names that are neither installed nor
+        imported by what was read, and alerts raised while deciding."""
         where = self.settings.display_path(self.settings.path)
         return (
             [
+                f"{where}:{problem.line}: {problem.message}; accepted, as lint-imports accepts it "
+                "(an error in layering's own format)"
+                for problem in self.lenient
+            ]
+            + [
                 f"{where}:{self._pattern_line(option, pattern)}: contract '{self.name}': '{pattern}' is neither "
                 "installed here nor imported by the modules checked (fine if intended; check the spelling)"
                 for option, pattern in self.unseen_externals
@@ -794,12 +829,17 @@ class Contract:
 
 
 def suggest_module(evidence: Evidence, pattern: ModulePattern) -> str:
-    """' Did you mean 'x'?' with the module of the package closest to a name that matches none."""
-    if pattern.has_wildcard:
+    """' Did you mean 'x'?' with the module of the package closest to a name that matches none;
+    for a wildcard pattern, the pattern with its named part (`pkg.comands` of `pkg.comands.*`)
+    put right, where that part is what names no module."""
+    segments = pattern.text.split(".")
+    wildcard = next((i for i, s in enumerate(segments) if "*" in s), len(segments))
+    named = ".".join(segments[:wildcard])
+    if not named or (pattern.has_wildcard and evidence.is_module(named)):
         return ""
-    parent = pattern.text.rpartition(".")[0]
-    siblings = [m for m in evidence.modules if m.rpartition(".")[0] == parent]
-    return did_you_mean(pattern.text, siblings) or did_you_mean(pattern.text, evidence.modules)
+    modules = evidence.modules if wildcard == len(segments) else packages_among(evidence.modules)
+    close = closest_module(named, modules)
+    return f" Did you mean '{close}{pattern.text[len(named) :]}'?" if close else ""
 
 
 def chain_group(

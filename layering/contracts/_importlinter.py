@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from layering.contracts._common import (
+    CHECKS_NOTHING_HINT,
     COMMON_OPTIONS,
     KNOWN_CHAINS,
     Contract,
@@ -243,7 +244,7 @@ class ImportLinterContract(Contract):
                     + ", ".join(self.settings.root_packages)
                     + "."
                     + suggest_module(evidence, pattern),
-                    hint="a pattern that matches nothing makes a contract that cannot fail: fix or remove it",
+                    hint=CHECKS_NOTHING_HINT,
                 )
             )
         return matched

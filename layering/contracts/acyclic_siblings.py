@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from layering.contracts._common import Findings
 from layering.contracts._importlinter import ImportLinterContract, entries
 from layering.domain.codes import SIBLING_CYCLE
+from layering.domain.errors import Problem
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
@@ -35,22 +37,30 @@ class AcyclicSiblingsContract(ImportLinterContract):
 
     def check_can_fail(self, options: dict[str, Any]) -> None:
         if not entries(options.get("ancestors")):
-            self.problem(
-                "ancestors",
-                f"contract '{self.name}': 'ancestors' lists no package: a contract that cannot fail",
+            self.refused_in_own_format(
+                Problem(
+                    self.settings.path,
+                    self.spec.line_of("ancestors"),
+                    f"contract '{self.name}': 'ancestors' lists no package: a contract that cannot fail",
+                )
             )
 
     def validate(self, evidence: Evidence) -> None:
-        """Each ancestor is a package: a plain module has no children to form a cycle."""
+        """Each ancestor has children: without, none can import another in a cycle."""
         for index, text in entries(self.spec.options.get("ancestors")):
             for module in self.require_entry_matches(evidence, "ancestors", index, text):
                 if not evidence.descendants(module):
-                    self.problems.append(
+                    path = evidence.path_of(module) or ""
+                    what = (
+                        "has no children"
+                        if os.path.basename(path) == "__init__.py"
+                        else "is a module, not a package: it has no children"
+                    )
+                    self.refused_in_own_format(
                         self.entry_problem(
                             "ancestors",
                             index,
-                            f"contract '{self.name}': '{module}' in 'ancestors' is a module, not a package: it has no "
-                            "children whose imports could form a cycle",
+                            f"contract '{self.name}': '{module}' in 'ancestors' {what} whose imports could form a cycle",
                             hint="name the package whose children must not import each other in a cycle",
                         )
                     )

@@ -11,7 +11,6 @@ from layering.contracts._common import (
     OptionError,
     import_expression,
     matching_edges,
-    names_external_package,
     option,
     statement_violations,
 )
@@ -117,6 +116,34 @@ class ForbiddenContract(Contract):
                 "unmatched_ignore_imports_alerting",
                 f"contract '{self.name}': unmatched_ignore_imports_alerting must be error, warn or none",
             )
+
+    def _read_options(self, raw: dict[str, Any]) -> None:
+        """In an import-linter configuration, blank entries of the module lists are skipped, as
+        import-linter's reader skips them, and a list left empty (`forbidden_modules =`) is a
+        contract that cannot fail, which `lint-imports` keeps."""
+        if self.settings.is_importlinter:
+            raw = dict(raw)
+            for key in ("source_modules", "forbidden_modules"):
+                value = raw.get(key)
+                if not isinstance(value, (str, list)):
+                    continue
+                listed = [
+                    v
+                    for v in ([value] if isinstance(value, str) else value)
+                    if not (isinstance(v, str) and not v.strip())
+                ]
+                if listed:
+                    raw[key] = listed
+                    continue
+                self.values[key] = ()
+                self.refused_in_own_format(
+                    Problem(
+                        self.settings.path,
+                        self.spec.line_of(key),
+                        f"contract '{self.name}': '{key}' lists no module: a contract that cannot fail",
+                    )
+                )
+        super()._read_options(raw)
 
     def _read_name_targets(self) -> tuple[NameTarget, ...]:
         """`forbidden_names`, checked against the rest: a contract names modules, names, or both."""
@@ -234,16 +261,6 @@ class ForbiddenContract(Contract):
             is_within(source, forbidden) or is_within(forbidden, source)
         )
 
-    def _is_ignored(self, importer: str, imported: str) -> bool:
-        return any(a.matches(importer) and self._names(b, imported) for a, b in self.ignored)
-
-    def _names(self, pattern: ModulePattern, imported: str) -> bool:
-        """Whether an ignored import's imported side names `imported`: an external package's
-        name stands for its submodules too, which the graph squashes into it."""
-        if names_external_package(pattern, self.settings.root_packages):
-            return pattern.covers(imported)
-        return pattern.matches(imported)
-
     def find(
         self, evidence: Evidence, found: Findings, graph: ImportGraph | None
     ) -> list[Violation]:
@@ -280,6 +297,8 @@ class ForbiddenContract(Contract):
     def _find_direct(self, evidence: Evidence, found: Findings) -> list[Violation]:
         as_packages = self.values["as_packages"]
         forbidden = self._forbidden(evidence)
+        matched_ignores, ignored_edges = self._ignored_anywhere(evidence)
+        found.ignored_imports = len(ignored_edges)
         taken = []
         for source in self._sources(evidence):
             importers = [source, *evidence.descendants(source)] if as_packages else [source]
@@ -288,27 +307,32 @@ class ForbiddenContract(Contract):
                 for fact in evidence.facts_of(importer):
                     if not any(self._hits(fact, f, evidence) for f in targets):
                         continue
-                    if self._is_ignored(fact.importer, fact.imported):
+                    if (
+                        fact.importer,
+                        _as_the_graph_has_it(evidence, fact.imported),
+                    ) in ignored_edges:
                         continue
                     if self.excused(fact, found):
                         continue
                     taken.append(fact)
         return statement_violations(sorted(set(taken)), DIRECT_IMPORT) + self._unmatched_ignores(
-            self._matched_ignores(evidence), found
+            matched_ignores, found
         )
 
-    def _matched_ignores(self, evidence: Evidence) -> set[int]:
-        """The ignored imports that name an import of the package, whoever its importer is (as
-        on the graph, where an ignored import is any edge it matches)."""
-        matched = set()
+    def _ignored_anywhere(self, evidence: Evidence) -> tuple[set[int], set[tuple[str, str]]]:
+        """The positions of the ignored imports that match an import of the package, and the
+        imports they match: anywhere, not only from the sources, as import-linter takes them out
+        of the whole graph (and counts them)."""
+        matched: set[int] = set()
+        edges: set[tuple[str, str]] = set()
         for position, (a, b) in enumerate(self.ignored):
-            if any(
-                self._names(b, fact.imported)
-                for importer in evidence.expand(a)
-                for fact in evidence.facts_of(importer)
-            ):
-                matched.add(position)
-        return matched
+            for importer in evidence.expand(a):
+                for fact in evidence.facts_of(importer):
+                    imported = _as_the_graph_has_it(evidence, fact.imported)
+                    if b.matches(imported):
+                        matched.add(position)
+                        edges.add((fact.importer, imported))
+        return matched, edges
 
     def _hits(self, fact: ImportFact, forbidden: str, evidence: Evidence) -> bool:
         """Whether `fact` imports `forbidden`; of an external package, `from os import path`
@@ -418,6 +442,11 @@ class ForbiddenContract(Contract):
         if modules == every:
             return ", ".join(p.text for p in self.values[option])
         return ", ".join(modules)
+
+
+def _as_the_graph_has_it(evidence: Evidence, imported: str) -> str:
+    """An imported module as the graph names it: an external package squashed to its top level."""
+    return imported if evidence.is_internal(imported) else imported.partition(".")[0]
 
 
 def _members(graph: ImportGraph, module: str, as_package: bool) -> set[str]:

@@ -11,6 +11,7 @@ from layering.contracts._importlinter import (
     is_internal_expression,
 )
 from layering.domain.codes import INDEPENDENCE_IMPORT
+from layering.domain.errors import Problem
 from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
 
@@ -51,10 +52,13 @@ class IndependenceContract(ImportLinterContract):
             and len(matched) == 1
             and all(is_internal_expression(evidence, text) for _, text in listed)
         ):
-            self.problem(
-                "modules",
-                f"contract '{self.name}': 'modules' names one module ({min(matched)}): a contract that cannot fail",
-                hint="list at least two modules that must not import each other",
+            self.refused_in_own_format(
+                Problem(
+                    self.settings.path,
+                    self.spec.line_of("modules"),
+                    f"contract '{self.name}': 'modules' names one module ({min(matched)}): a contract that cannot fail",
+                    hint="list at least two modules that must not import each other",
+                )
             )
 
     def chain_pairs(self, evidence: Evidence, graph: ImportGraph) -> list[ChainPair] | None:

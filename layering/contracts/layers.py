@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from layering.contracts._common import Findings
 from layering.contracts._importlinter import ImportLinterContract, entries
 from layering.domain.codes import LAYERS_IMPORT, UNDECLARED_LAYER
+from layering.domain.errors import Problem
 from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
 
@@ -54,16 +55,22 @@ class LayersContract(ImportLinterContract):
         modules = [m for _, layer in layers for m in layer_modules(layer)]
         exhaustive = str(options.get("exhaustive", "false")).lower() == "true"
         if not layers:
-            self.problem(
-                "layers",
-                f"contract '{self.name}': 'layers' lists no layers: a contract that cannot fail",
-                hint='list the layers, highest first, e.g. layers = ["myapp.api", "myapp.domain"]',
+            self.refused_in_own_format(
+                Problem(
+                    self.settings.path,
+                    self.spec.line_of("layers"),
+                    f"contract '{self.name}': 'layers' lists no layers: a contract that cannot fail",
+                    hint='list the layers, highest first, e.g. layers = ["myapp.api", "myapp.domain"]',
+                )
             )
         elif len(modules) < 2 and not exhaustive:
-            self.problem(
-                "layers",
-                f"contract '{self.name}': one layer of one module cannot be broken",
-                hint="list at least two layers (or two modules in a layer)",
+            self.refused_in_own_format(
+                Problem(
+                    self.settings.path,
+                    self.spec.line_of("layers"),
+                    f"contract '{self.name}': one layer of one module cannot be broken",
+                    hint="list at least two layers (or two modules in a layer)",
+                )
             )
 
     def validate(self, evidence: Evidence) -> None:

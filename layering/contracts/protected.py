@@ -11,6 +11,7 @@ from layering.contracts._importlinter import (
     is_internal_expression,
 )
 from layering.domain.codes import PROTECTED_IMPORT
+from layering.domain.errors import Problem
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
@@ -37,13 +38,16 @@ class ProtectedContract(ImportLinterContract):
     type_name = "protected"
     importlinter_class = "importlinter.contracts.protected.ProtectedContract"
     violation_code = PROTECTED_IMPORT
-    module_options = ("protected_modules",)
+    module_options = ("protected_modules", "allowed_importers")
 
     def check_can_fail(self, options: dict[str, Any]) -> None:
         if not entries(options.get("protected_modules")):
-            self.problem(
-                "protected_modules",
-                f"contract '{self.name}': 'protected_modules' lists nothing to protect: a contract that cannot fail",
+            self.refused_in_own_format(
+                Problem(
+                    self.settings.path,
+                    self.spec.line_of("protected_modules"),
+                    f"contract '{self.name}': 'protected_modules' lists nothing to protect: a contract that cannot fail",
+                )
             )
 
     def _external_names(self, evidence: Evidence) -> list[str]:

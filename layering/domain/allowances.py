@@ -51,8 +51,9 @@ class Allowance(NamedTuple):
         return self.module.matches(imported)
 
     def describe(self) -> str:
+        """`importer -> module (names)`, as a report writes an import."""
         importer = f"{self.importer} -> " if self.importer else ""
-        names = f" names {list(self.names)}" if self.names is not None else ""
+        names = f" ({', '.join(self.names)})" if self.names is not None else ""
         return f"{importer}{self.module}{names}"
 
 

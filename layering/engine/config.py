@@ -21,7 +21,7 @@ from typing import Any
 
 from layering.adapters.config_lines import lines_of
 from layering.adapters.toml_text import HEADER, KEY, value_extent
-from layering.domain.errors import ConfigError, Problem, did_you_mean
+from layering.domain.errors import ConfigError, Problem, UsageError, did_you_mean
 from layering.domain.patterns import ModulePattern, is_dotted_name
 
 if sys.version_info >= (3, 11):
@@ -76,6 +76,16 @@ class ContractSpec:
     def line_of(self, option: str) -> int:
         return self.option_lines.get(option, self.line)
 
+    @property
+    def label(self) -> str:
+        """How a problem names the contract before its type is known: by its name, else its
+        id, as the other problems of a contract do, else by its place (`contract #2`)."""
+        for key in ("name", "id"):
+            value = self.options.get(key)
+            if isinstance(value, str) and value:
+                return f"contract '{value}'"
+        return f"contract #{self.index + 1}"
+
     def line_of_entry(self, option: str, index: int) -> int:
         """The line of entry `index` of list option `option` (the option's line if unknown)."""
         lines = self.entry_lines.get(option, ())
@@ -128,6 +138,12 @@ class Settings:
     def excludes(self, module: str) -> bool:
         """Whether `module` is excluded: matched by an `exclude` pattern, or inside one."""
         return any(pattern.covers(module) for pattern in self.exclude)
+
+    @property
+    def is_importlinter(self) -> bool:
+        """Whether this is an import-linter configuration, whose contracts get `lint-imports`'
+        verdicts: layering's stricter checks only warn there."""
+        return self.dialect == IMPORTLINTER
 
     def line_of(self, option: str) -> int:
         """The line a run-wide option stands on (0 when it is not written)."""
@@ -197,6 +213,13 @@ def _configurations_in(directory: str) -> list[tuple[str, str, str]]:
         for (path, present, dialect), label in zip(candidates, DISCOVERY_ORDER)
         if present
     ]
+
+
+def importlinter_configuration_in(directory: str) -> str | None:
+    """The import-linter configuration `layering check` would read in `directory`, if any
+    (what `migrate` reads again)."""
+    found = [path for path, _, dialect in _configurations_in(directory) if dialect == IMPORTLINTER]
+    return found[0] if found else None
 
 
 _LAYERING_TABLE = re.compile(r"^\s*\[+\s*tool\.layering[\].]", re.M)
@@ -566,6 +589,56 @@ def _exclude_patterns(
                 )
             )
     return tuple(patterns)
+
+
+def with_interpreter_path(settings: Settings, python: str) -> Settings:
+    """`settings` whose root packages that are found nowhere the configuration looks are looked
+    for on the path of the interpreter `--python` names too: a package installed only in the
+    project's environment, which its probes import (an interpreter that cannot run is left to
+    the probes to report)."""
+    from layering.adapters.package_files import PackageNotFound, locate_root
+    from layering.adapters.probe_runner import (
+        InterpreterUnusable,
+        find_interpreter,
+        interpreter_path,
+    )
+
+    if settings.source_roots_given:
+        return settings
+    missing = []
+    for package in settings.root_packages:
+        try:
+            locate_root(package, settings.source_roots)
+        except PackageNotFound:
+            missing.append(package)
+    if not missing:
+        return settings
+    try:
+        entries = interpreter_path(find_interpreter(python, os.getcwd()))
+    except InterpreterUnusable:
+        return settings
+    found: list[str] = []
+    for package in missing:
+        for entry in entries:
+            try:
+                locate_root(package, (entry,))
+            except PackageNotFound:
+                continue
+            found.append(os.path.normpath(os.path.abspath(entry)))
+            break
+    added = tuple(e for e in dict.fromkeys(found) if e not in settings.source_roots)
+    return dataclasses.replace(settings, source_roots=settings.source_roots + added)
+
+
+def with_cache_dir(settings: Settings, cache_dir: str) -> Settings:
+    """`settings` with the cache in `cache_dir` (`--cache-dir`, relative to the working
+    directory), checked as the option `cache_dir` is; a usage error where it cannot be."""
+    problem = _cache_dir_problem(
+        os.path.abspath(cache_dir), settings.base_dir, list(settings.source_roots)
+    )
+    if problem:
+        raise UsageError("--cache-dir", problem.replace("'cache_dir' = ", "", 1))
+    return dataclasses.replace(settings, cache_dir=os.path.abspath(cache_dir))
 
 
 def _cache_dir_problem(cache_dir: str, base: str, source_roots: list[str]) -> str:

@@ -435,7 +435,10 @@ class Evidence:
     ) -> list[Hop]:
         """One hop per import statement by which `importer` imports `imported`, in line order,
         each at the line of its first name: from `facts` when given (what an allowance left),
-        else from the source, else (a file this Python cannot parse) from grimp's lines."""
+        else from the source, else (a file this Python cannot parse) from grimp's lines. A
+        statement imports what it names: of an external package the graph squashes, a hop is
+        the submodule it imports (`from click.testing import CliRunner` is one of
+        `click.testing`, beside `import click`'s of `click`)."""
         if facts is None:
             known = self._hops.get((importer, imported))
             if known is None:
@@ -444,13 +447,15 @@ class Evidence:
                 )
             return known
         if facts:
-            by_statement: dict[tuple[str, int], list[ImportFact]] = {}
+            by_statement: dict[tuple[str, int, str], list[ImportFact]] = {}
             for fact in sorted(facts):
-                by_statement.setdefault((fact.path, fact.first_line), []).append(fact)
+                by_statement.setdefault((fact.path, fact.first_line, fact.imported), []).append(
+                    fact
+                )
             return [
                 Hop(
                     importer,
-                    imported,
+                    group[0].imported,
                     group[0].path,
                     group[0].line,
                     tuple(sorted({f.shown_name for f in group if f.shown_name})),

@@ -9,7 +9,7 @@ from layering.domain.results import Explanation
 from layering.domain.serialization import hop_to_data
 from layering.domain.version import VERSION
 from layering.reporting.json import cut_entries
-from layering.reporting.text import group_lines
+from layering.reporting.text import group_from_cwd, group_lines
 
 SCHEMA_VERSION = 1
 
@@ -20,7 +20,7 @@ def render_text(explanation: Explanation) -> str:
         return f"{importer} does not import {imported}, directly or through a chain.\n"
     lines = [f"{importer} imports {imported}:"]
     for group in explanation.groups:
-        lines.extend(group_lines(group, keeps=False, titled=True, codes=False))
+        lines.extend(group_lines(group_from_cwd(group), keeps=False, titled=True, codes=False))
     return "\n".join(lines) + "\n"
 
 

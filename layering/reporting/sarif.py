@@ -2,8 +2,9 @@
 
 Each finding is a result with level "error" ("warning" for a contract with
 `severity = "warn"`), its rule id (the stable code, e.g. LY001), a
-message naming the contract, a physical location relative to `%SRCROOT%` (the configuration's
-directory, the base of every report format, given in `originalUriBaseIds`) and, for chains of imports, related locations and a
+message naming the contract, a physical location relative to `%SRCROOT%` (the root of the repository,
+as code scanning resolves it, else the configuration's directory; described in
+`originalUriBaseIds`, never given as a machine's path) and, for chains of imports, related locations and a
 code flow through each import statement. Known findings (`expect = "broken"`,
 `expect_loaded`) are results with an external suppression, so they show as dismissed.
 Configuration errors are tool configuration notifications of a failed invocation.
@@ -28,6 +29,7 @@ from layering.reporting._findings import (
     cut_notes,
     describe,
     findings,
+    repository_root,
 )
 
 SCHEMA_URI = (
@@ -61,9 +63,24 @@ def _log(run: dict[str, Any]) -> str:
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
 
 
-def _base_ids(paths: PathMapper) -> dict[str, Any]:
-    uri = pathlib.Path(paths.root).as_uri()
-    return {SRCROOT: {"uri": uri if uri.endswith("/") else uri + "/"}}
+def _base_ids(in_checkout: bool) -> dict[str, Any]:
+    """`%SRCROOT%` described, not given as a URI: the log names no directory of the machine
+    that ran it, and code scanning resolves its URIs against the repository it analyses."""
+    where = (
+        "the root of the repository (the directory that holds .git)"
+        if in_checkout
+        else "the configuration's directory"
+    )
+    return {SRCROOT: {"description": {"text": f"The paths are relative to {where}."}}}
+
+
+def _root(base: str, root: str | None) -> tuple[str, bool]:
+    """The directory every URI is relative to: `root` if given, else the repository that holds
+    `base` (what code scanning resolves against), else `base`; and whether it is a checkout."""
+    if root is not None:
+        return root, repository_root(root) is not None
+    checkout = repository_root(base)
+    return (checkout, True) if checkout is not None else (base, False)
 
 
 def relative_uri(relative: str) -> str:
@@ -76,11 +93,12 @@ def relative_uri(relative: str) -> str:
 def _location(
     paths: PathMapper, path: str, line: int, column: int = 0, message: str = ""
 ) -> dict[str, Any]:
-    relative = paths.relative(path)
-    if relative is not None:
-        artifact = {"uri": relative_uri(relative), "uriBaseId": SRCROOT}
-    else:
+    try:  # a file outside the root too: `../` keeps the machine's directories out of the log
+        relative = paths.relative(path) or os.path.relpath(paths.absolute(path), paths.root)
+    except ValueError:  # another drive on Windows
         artifact = {"uri": pathlib.Path(paths.absolute(path)).as_uri()}
+    else:
+        artifact = {"uri": relative_uri(relative.replace(os.sep, "/")), "uriBaseId": SRCROOT}
     physical: dict[str, Any] = {"artifactLocation": artifact}
     if line > 0:
         region: dict[str, Any] = {"startLine": line}
@@ -172,11 +190,11 @@ def _result(finding: Finding, paths: PathMapper, rule_index: int, in_cut: dict) 
 
 
 def render(report: RunReport, root: str | None = None) -> str:
-    """The log, its paths relative to `%SRCROOT%`: `root`, by default the configuration's
-    directory, the base every report format uses."""
-    paths = PathMapper(
-        report.config_path, root or os.path.dirname(os.path.abspath(report.config_path))
-    )
+    """The log, its paths relative to `%SRCROOT%`: `root`, by default the root of the
+    repository that holds the configuration (as GitHub annotations), else its directory."""
+    base = os.path.dirname(os.path.abspath(report.config_path))
+    root, in_checkout = _root(base, root)
+    paths = PathMapper(report.config_path, root)
     found = [f for r in report.results for f in findings(r)]
     in_cut = {v: note for r in report.results for v, note in cut_notes(r).items()}
     codes = list(RULES)
@@ -198,7 +216,7 @@ def render(report: RunReport, root: str | None = None) -> str:
         invocation["toolConfigurationNotifications"] = notifications
     run = {
         "tool": {"driver": _driver(codes)},
-        "originalUriBaseIds": _base_ids(paths),
+        "originalUriBaseIds": _base_ids(in_checkout),
         "invocations": [invocation],
         "results": [_result(f, paths, index[f.violation.code], in_cut) for f in found],
         "columnKind": "unicodeCodePoints",
@@ -207,6 +225,7 @@ def render(report: RunReport, root: str | None = None) -> str:
 
 
 def render_error(error: ConfigError, root: str | None = None) -> str:
+    root, in_checkout = _root(os.getcwd(), root)
     paths = PathMapper("", root)
     notifications = []
     for problem in error.problems:
@@ -215,12 +234,15 @@ def render_error(error: ConfigError, root: str | None = None) -> str:
             "level": "error",
             "message": {"text": text},
             "descriptor": {"id": CONFIG_ERROR},
-            "locations": [_location(paths, problem.path, problem.line, problem.column)],
         }
+        if problem.path:  # a command-line mistake has no place in a file
+            notification["locations"] = [
+                _location(paths, problem.path, problem.line, problem.column)
+            ]
         notifications.append(notification)
     run = {
         "tool": {"driver": _driver(list(RULES))},
-        "originalUriBaseIds": _base_ids(paths),
+        "originalUriBaseIds": _base_ids(in_checkout),
         "invocations": [
             {
                 "executionSuccessful": False,

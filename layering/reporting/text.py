@@ -10,6 +10,7 @@ from layering.domain.results import (
     ChainGroup,
     ContractResult,
     CutImport,
+    Hop,
     RunReport,
     Verdict,
     Violation,
@@ -37,10 +38,49 @@ def render(report: RunReport, colour: bool = False) -> str:
     lines: list[str] = [f"Configuration: {relative_path(report.config_path)}"]
     shown = max(report.listed_chains, CUT_SHOWN)
     for result in report.results:
-        lines.extend(render_result(result, colour, shown))
+        lines.extend(render_result(paths_from_cwd(result), colour, shown))
     lines.append("")
     lines.append(summary(report))
     return "\n".join(lines) + "\n"
+
+
+def paths_from_cwd(result: ContractResult) -> ContractResult:
+    """`result` with each absolute path below the working directory made relative to it, as
+    ruff prints paths: the report's paths are relative to the configuration's directory where
+    they lie below it, and a source outside it (import-linter finds packages from the working
+    directory) would otherwise read as a path of this machine."""
+    return result._replace(
+        violations=_violations_from_cwd(result.violations),
+        chain_groups=tuple(group_from_cwd(group) for group in result.chain_groups),
+        items=tuple(
+            item._replace(violations=_violations_from_cwd(item.violations))
+            for item in result.items
+        ),
+    )
+
+
+def group_from_cwd(group: ChainGroup) -> ChainGroup:
+    """`group` with its paths as `paths_from_cwd` shows them."""
+    return group._replace(
+        cut=tuple(
+            cut._replace(
+                statements=_violations_from_cwd(cut.statements),
+                example=_hops_from_cwd(cut.example),
+            )
+            for cut in group.cut
+        ),
+        listed=tuple(_hops_from_cwd(chain) for chain in group.listed),
+    )
+
+
+def _violations_from_cwd(violations: tuple[Violation, ...]) -> tuple[Violation, ...]:
+    return tuple(
+        v._replace(path=relative_path(v.path), chain=_hops_from_cwd(v.chain)) for v in violations
+    )
+
+
+def _hops_from_cwd(hops: tuple[Hop, ...]) -> tuple[Hop, ...]:
+    return tuple(hop._replace(path=relative_path(hop.path)) for hop in hops)
 
 
 _WARN_COLOUR = "33"
@@ -252,11 +292,14 @@ def group_lines(
 
 def _statement_lines(statements: tuple[Violation, ...], codes: bool) -> list[str]:
     """The statements of one import of a cut: one line each, except that a run of statements
-    with the same qualifiers (a file importing names one statement at a time) is one line that
-    says which lines."""
+    of one module with the same qualifiers (a file importing names one statement at a time) is
+    one line that says which lines."""
     runs: list[list[Violation]] = []
     for statement in statements:
-        if runs and runs[-1][0].qualifiers == statement.qualifiers:
+        if runs and (runs[-1][0].qualifiers, runs[-1][0].imported) == (
+            statement.qualifiers,
+            statement.imported,
+        ):
             runs[-1].append(statement)
         else:
             runs.append([statement])

@@ -65,7 +65,7 @@ def test_unknown_contract_type_lists_known_types(project):
     result = run_config(project, HEADER + FORBIDDEN.replace('"forbidden"', '"forbiden"'))
     assert result.returncode == 2
     assert (
-        "contracts.toml:7: error: contract #1: type 'forbiden' is not a contract type. Did you mean 'forbidden'?"
+        "contracts.toml:7: error: contract 'a does not import b': type 'forbiden' is not a contract type. Did you mean 'forbidden'?"
         in result.stderr
     )
     assert (
@@ -181,7 +181,10 @@ def test_unknown_contract_id_on_command_line(project):
     project.write({**PACKAGE, "contracts.toml": HEADER + FORBIDDEN})
     result = project.check("--contract", "onee")
     assert result.returncode == 2
-    assert "--contract 'onee' names no contract. Did you mean 'one'?" in result.stderr
+    assert result.stderr == (
+        "layering: error: argument --contract: 'onee' names no contract of contracts.toml. Did you mean 'one'? "
+        "Its contracts: one\n"
+    )
 
 
 @pytest.mark.parametrize("where", ["contracts", "pyproject"])
@@ -435,3 +438,107 @@ def test_a_root_package_that_is_one_file(project):
     result = run_config(project, leaf)
     assert result.returncode == 1, result.stderr
     assert "src/single.py:1: LY003 single imports json" in result.stdout
+
+
+def test_a_contract_of_an_unknown_type_is_named_by_its_id(project):
+    """Before its type is known, a contract is named as every other problem names it (its name,
+    else its id), not by its place in the file."""
+    result = run_config(
+        project,
+        HEADER
+        + FORBIDDEN
+        + '\n[[contracts]]\nid = "two"\ntype = "lief"\nmodules = ["app.a"]\nwithin = ["app"]\n',
+    )
+    assert result.returncode == 2
+    assert (
+        "contracts.toml:13: error: contract 'two': type 'lief' is not a contract type. Did you mean 'leaf'?"
+        in result.stderr
+    )
+    assert "#2" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("pattern", "suggestion"),
+    [
+        ("app.comands.*", " Did you mean 'app.commands.*'?"),
+        ("app.comands.**", " Did you mean 'app.commands.**'?"),
+        ("app.comands.run", " Did you mean 'app.commands.run'?"),
+        ("app.commands.rnu", " Did you mean 'app.commands.run'?"),
+        ("app.a.*", ""),  # app.a is a module, with nothing below it to match
+        ("app.comands.run.*", ""),  # app.commands.run neither
+    ],
+)
+def test_a_mistyped_pattern_gets_the_module_it_meant(project, pattern, suggestion):
+    project.write(
+        {
+            "src/app/commands/__init__.py": "",
+            "src/app/commands/run.py": "",
+            "src/app/commands/stop.py": "",
+        }
+    )
+    result = run_config(
+        project,
+        HEADER
+        + f'\n[[contracts]]\nid = "c"\ntype = "leaf"\nmodules = ["{pattern}"]\nwithin = ["app"]\n',
+    )
+    assert result.returncode == 2
+    message = f"error: contract 'leaf #1': '{pattern}' in 'modules' matches no module in the package app.{suggestion}\n"
+    assert message in result.stderr, result.stderr
+
+
+def test_an_ini_file_without_a_section_is_a_located_error_not_a_traceback(project):
+    """Before Python 3.12, configparser's error for text before the first section has no list of
+    errors: its line is read all the same."""
+    project.write({**PACKAGE, "rules.ini": "import json\n[importlinter]\nroot_package = app\n"})
+    result = project.check("rules.ini")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert (
+        "rules.ini:1: error: INI syntax error: text before the first [section] header"
+        in result.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "cannot_fail"),
+    [
+        ("type = 'forbidden'\nsource_modules = ['app.a']\nforbidden_modules = ['app.nope']", True),
+        (
+            "type = 'forbidden'\nsource_modules = ['app.a']\nforbidden_modules = ['app.b', 'app.nope']",
+            False,
+        ),
+        ("type = 'independence'\nmodules = ['app.a', 'app.b', 'app.nope']", False),
+        ("type = 'layers'\nlayers = ['app.a', 'app.b', 'app.nope']", False),
+    ],
+)
+def test_the_cannot_fail_hint_is_given_only_where_the_contract_cannot_fail(
+    project, body, cannot_fail
+):
+    """A contract with one pattern that matches nothing among others that do can still fail:
+    its hint says the pattern checks nothing, not that the contract cannot fail."""
+    result = run_config(project, HEADER + f"\n[[contracts]]\nname = 'c'\n{body}\n")
+    assert result.returncode == 2
+    assert "'app.nope' in '" in result.stderr
+    assert ("the contract cannot fail" in result.stderr) is cannot_fail, result.stderr
+    if not cannot_fail:
+        assert (
+            "hint: a pattern that matches no module checks nothing: fix or remove it"
+            in result.stderr
+        )
+
+
+def test_a_refused_configuration_exits_2_where_lint_imports_exits_1(project, tmp_path):
+    """The one exit code that differs, as the README says: a configuration that cannot be used
+    is 2 here (the run could not be made), 1 for lint-imports (any failure)."""
+    from importlinter_configs import lint_imports
+
+    project.write(
+        {
+            **{name.removeprefix("src/"): text for name, text in PACKAGE.items()},
+            ".importlinter": "[importlinter]\nroot_package = app\n\n[importlinter:contract:c]\nname = c\n"
+            "type = forbidden\nsource_modules = app.a\nforbidden_modules = app.nope\n",
+        }
+    )
+    assert lint_imports(tmp_path)[0] == 1
+    result = project.check("--no-cache")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "'app.nope' in 'forbidden_modules' matches no module" in result.stderr

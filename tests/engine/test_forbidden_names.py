@@ -150,7 +150,7 @@ def test_allowances_excuse_name_by_name_and_only_shrink(project):
     stale = run(project, {"src/app/user.py": ""}, contracts)
     assert stale.returncode == 1
     assert (
-        "LY030 allowance 'app.user -> app.old names ['MOVED']' matches no import: remove it"
+        "LY030 allowance 'app.user -> app.old (MOVED)' matches no import: remove it"
         in stale.stdout
     )
 

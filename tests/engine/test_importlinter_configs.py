@@ -504,3 +504,169 @@ def test_an_installed_root_package_is_found_on_the_python_path(project, tmp_path
     assert len(theirs[1]) == 2, theirs[2]
     assert ours[1] == theirs[1]
     assert ours[0] == theirs[0]
+
+
+@pytest.mark.parametrize("file_format", FORMATS)
+def test_a_direct_only_forbidden_contract_counts_its_ignored_imports_anywhere(
+    project, tmp_path, file_format
+):
+    """With allow_indirect_imports, import-linter still takes the ignored imports out of the
+    whole graph and counts them: one whose importer is no source module matches, and the
+    contract is KEPT (1 ignored import), not broken by a stale entry."""
+    project.write(SHOP)
+    contracts = [
+        (
+            "from-a-source",
+            {
+                "name": "From a source",
+                "type": "forbidden",
+                "source_modules": "shop.api.views",
+                "forbidden_modules": "shop.infra",
+                "allow_indirect_imports": "True",
+                "ignore_imports": "shop.api.views -> shop.infra",
+            },
+        ),
+        (
+            "elsewhere",
+            {
+                "name": "Elsewhere",
+                "type": "forbidden",
+                "source_modules": "shop.api.views",
+                "forbidden_modules": "shop.infra",
+                "allow_indirect_imports": "True",
+                "ignore_imports": [
+                    "shop.api.views -> shop.infra",
+                    "shop.domain.orders -> shop.infra.db",
+                ],
+            },
+        ),
+    ]
+    write_config(tmp_path, file_format, {"root_package": "shop"}, contracts)
+    code, verdicts, output = lint_imports(tmp_path)
+    assert "From a source KEPT (1 ignored import)" in output
+    assert "Elsewhere KEPT (2 ignored imports)" in output
+    ours = project.check("--no-cache")
+    assert (ours.returncode, code) == (0, 0), ours.stdout + ours.stderr
+    assert "From a source [from-a-source] KEPT (1 ignored import)\n" in ours.stdout
+    assert "Elsewhere [elsewhere] KEPT (2 ignored imports)\n" in ours.stdout
+
+
+CANNOT_FAIL = [
+    (
+        "forbidden",
+        {"source_modules": "shop.api", "forbidden_modules": ""},
+        "'forbidden_modules' lists no module",
+    ),
+    (
+        "forbidden",
+        {"source_modules": "", "forbidden_modules": "shop.infra"},
+        "'source_modules' lists no module",
+    ),
+    ("layers", {"layers": ""}, "'layers' lists no layers"),
+    ("layers", {"layers": "shop.api"}, "one layer of one module cannot be broken"),
+    ("independence", {"modules": "shop.api"}, "'modules' names one module (shop.api)"),
+    ("acyclic_siblings", {"ancestors": "shop.plugins.beta.logic"}, "is a module, not a package"),
+    (
+        "acyclic_siblings",
+        {"ancestors": "shop.empty"},
+        "'shop.empty' in 'ancestors' has no children",
+    ),
+    ("acyclic_siblings", {"ancestors": ""}, "'ancestors' lists no package"),
+    (
+        "protected",
+        {"protected_modules": "", "allowed_importers": "shop.api"},
+        "lists nothing to protect",
+    ),
+]
+
+
+@pytest.mark.parametrize("file_format", FORMATS)
+@pytest.mark.parametrize(
+    ("kind", "options", "said"),
+    CANNOT_FAIL,
+    ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(CANNOT_FAIL)],
+)
+def test_a_contract_that_cannot_fail_is_kept_with_a_warning_as_lint_imports_keeps_it(
+    project, tmp_path, file_format, kind, options, said
+):
+    """layering's own format refuses a contract that cannot fail (the user chose its checks);
+    an import-linter configuration gets import-linter's verdict, KEPT, and a located warning,
+    never a refused run."""
+    project.write({**SHOP, "shop/empty/__init__.py": ""})
+    contracts = [("c", {"name": "Cannot fail", "type": kind, **options})]
+    write_config(tmp_path, file_format, {"root_package": "shop"}, contracts)
+    theirs = lint_imports(tmp_path)
+    assert theirs[:2] == (0, {"Cannot fail": "KEPT"}), theirs[2]
+    result = project.check("--no-cache")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Cannot fail [c] KEPT\n" in result.stdout
+    (warning,) = [line for line in result.stderr.splitlines() if said in line]
+    assert warning.startswith(f"layering: warning: {file_format}:")
+    assert warning.endswith(
+        "; accepted, as lint-imports accepts it (an error in layering's own format)"
+    )
+
+
+def test_an_allowed_importer_that_names_no_module_is_a_located_error_not_a_traceback(
+    project, tmp_path
+):
+    project.write(SHOP)
+    contracts = [
+        (
+            "p",
+            {
+                "name": "Protected",
+                "type": "protected",
+                "protected_modules": "shop.infra",
+                "allowed_importers": ["shop.domain", "shop.nope"],
+            },
+        )
+    ]
+    write_config(tmp_path, ".importlinter", {"root_package": "shop"}, contracts)
+    assert lint_imports(tmp_path)[0] == 1  # import-linter refuses the run too
+    result = project.check("--no-cache")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert (
+        "error: contract 'Protected': 'shop.nope' in 'allowed_importers' matches no module in the package shop."
+        in result.stderr
+    )
+
+
+def test_two_contracts_of_one_name_without_ids_are_both_checked_as_lint_imports_checks_them(
+    project, tmp_path
+):
+    """[tool.importlinter] contracts need no id; `lint-imports` checks two of one name. So does
+    layering, the second known by its name and place, with a warning (contracts.toml refuses)."""
+    project.write(SHOP)
+    path = write_config(
+        tmp_path,
+        "pyproject.toml",
+        {"root_package": "shop"},
+        [
+            (
+                "x",
+                {
+                    "name": "Same",
+                    "type": "forbidden",
+                    "source_modules": "shop.domain",
+                    "forbidden_modules": "shop.infra",
+                },
+            ),
+            (
+                "y",
+                {"name": "Same", "type": "independence", "modules": ["shop.gui", "shop.plugins"]},
+            ),
+        ],
+    )
+    path.write_text(path.read_text().replace('id = "x"\n', "").replace('id = "y"\n', ""))
+    theirs = lint_imports(tmp_path)
+    assert theirs[0] == 1 and theirs[2].count("Same ") == 2, theirs[2]
+    ours = project.check("--no-cache")
+    assert ours.returncode == 1, ours.stdout + ours.stderr
+    assert "Same BROKEN\n" in ours.stdout and "Same [Same #2] KEPT\n" in ours.stdout
+    assert (
+        "are both known as 'Same' (a contract without an id is known by its name): this one is 'Same #2'"
+        in ours.stderr
+    )
+    only = project.check("--no-cache", "--contract", "Same #2")
+    assert only.returncode == 0 and "Same [Same #2] KEPT" in only.stdout

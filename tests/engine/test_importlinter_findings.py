@@ -3,6 +3,8 @@ package's `__init__.py` at line 0 standing in for a route, and import-linter's o
 
 from __future__ import annotations
 
+import pytest
+
 SHOP = {
     "src/shop/__init__.py": "",
     "src/shop/api/__init__.py": "",
@@ -198,3 +200,49 @@ def test_the_cache_directory_is_kept_out_of_git_and_backups(project):
         .read_text()
         .startswith("Signature: 8a477f597d28d172789f06886806bc55")
     )
+
+
+CLICK_USER = (
+    "import click\nfrom click.testing import CliRunner\nfrom click.testing import Result\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("allow_indirect_imports", "expected"),
+    [
+        (
+            "false",  # a cut: statements of one module in a row are one line saying which lines
+            [
+                "  app/cli.py:1: LY001 app.cli imports click",
+                "  app/cli.py:2: LY001 app.cli imports click.testing (CliRunner, Result) (2 statements, lines 2-3)",
+            ],
+        ),
+        (
+            "true",
+            [
+                "  app/cli.py:1: LY001 app.cli imports click",
+                "  app/cli.py:2: LY001 app.cli imports click.testing (CliRunner)",
+                "  app/cli.py:3: LY001 app.cli imports click.testing (Result)",
+            ],
+        ),
+    ],
+)
+def test_two_statements_of_two_modules_of_an_external_package_are_two_findings(
+    project, allow_indirect_imports, expected
+):
+    """The graph squashes an external package into its top level, but `import click` and
+    `from click.testing import CliRunner` import two modules: neither is said as the other's
+    ("imports click (CliRunner)")."""
+    project.write(
+        {
+            "app/__init__.py": "",
+            "app/cli.py": CLICK_USER,
+            ".importlinter": "[importlinter]\nroot_package = app\ninclude_external_packages = true\n\n"
+            "[importlinter:contract:no-click]\nname = no click\ntype = forbidden\n"
+            "source_modules = app.cli\nforbidden_modules = click\n"
+            f"allow_indirect_imports = {allow_indirect_imports}\n",
+        }
+    )
+    result = project.check("--no-cache")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert [line for line in result.stdout.splitlines() if "LY0" in line] == expected

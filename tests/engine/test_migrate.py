@@ -202,6 +202,32 @@ def test_layerings_own_format_is_not_migrated(project, tmp_path):
     assert "this is already layering's format: nothing to migrate" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("target", "command"),
+    [
+        ("contracts.toml", "layering migrate .importlinter --force"),
+        ("pyproject.toml", "layering migrate .importlinter --to pyproject.toml --force"),
+    ],
+)
+def test_a_second_migrate_says_how_to_migrate_again(project, tmp_path, target, command):
+    project.write(SHOP)
+    write_config(tmp_path, ".importlinter", {"root_package": "shop"}, CONTRACTS[1:2])
+    assert project.layering("migrate", "--to", target).returncode == 0
+    again = project.layering("migrate")
+    assert again.returncode == 2
+    assert (
+        f"{target}: error: this is already layering's format: nothing to migrate" in again.stderr
+    )
+    assert "hint: to migrate .importlinter again, replacing " in again.stderr
+    assert again.stderr.rstrip().endswith(f": {command}")
+    migrated = project.layering(*command.split()[1:])
+    assert migrated.returncode == 0, migrated.stderr
+    assert (
+        migrated.stdout
+        == f"{target}: wrote 1 contract from .importlinter, with the same verdicts\n"
+    )
+
+
 def test_a_configuration_with_problems_is_not_migrated(project, tmp_path):
     project.write(
         {

@@ -569,8 +569,31 @@ def test_a_wildcard_outside_the_root_packages_is_an_error_not_a_crash(project):
 
 def test_a_python_option_that_cannot_run_probes_is_refused_before_any_probe(project):
     outputs = _config_error(project, "timeout = 5\n", "--python", "nope/python")
-    assert "contracts.toml: error: --python 'nope/python' does not exist" in outputs["text"]
+    assert "layering: error: argument --python: 'nope/python' does not exist" in outputs["text"]
     static_contract = '\n[[contracts]]\nname = "clean imports no heavy"\ntype = "forbidden"\nsource_modules = ["app.clean"]\nforbidden_modules = ["app.heavy"]\n'
     project.write({"contracts.toml": probe_config(["app.clean"]) + static_contract})
     static = project.check("--python", "nope/python", "--no-probe")
     assert static.returncode == 0, static.stderr  # no probe runs, so no interpreter is needed
+
+
+def test_a_root_package_installed_only_where_python_names_is_found_there(project, tmp_path):
+    """A configuration of probe contracts about a package installed in the project's
+    environment, not beside the configuration nor in layering's own: `--python` names where it
+    is, for `check` and `audit` alike."""
+    venv_python = make_venv(tmp_path / "venv", ONLY_IN_THE_VENV)
+    project.write(
+        {
+            "project/contracts.toml": 'root_packages = ["onlyhere"]\ncache_dir = false\n\n[[contracts]]\n'
+            'id = "p"\nname = "engine never loads heavy"\ntype = "probe"\nmodules = ["onlyhere.engine"]\n'
+            'forbidden = ["onlyhere.heavy"]\n'
+        }
+    )
+    here = project.check(cwd=tmp_path / "project")
+    assert here.returncode == 2 and "root package 'onlyhere' not found" in here.stderr
+    there = project.check("--python", str(venv_python), cwd=tmp_path / "project")
+    assert there.returncode == 1, there.stdout + there.stderr
+    assert "engine never loads heavy [p] BROKEN\n" in there.stdout
+    assert "LY020 importing onlyhere.engine loads onlyhere.heavy" in there.stdout
+    audit = project.layering("audit", "--python", str(venv_python), cwd=tmp_path / "project")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert "the probe and the source agree" in audit.stdout

@@ -158,7 +158,7 @@ def test_a_name_no_import_takes_is_stale_and_prune_removes_only_that_name(projec
     check = project.check()
     assert check.returncode == 1
     assert (
-        "contracts.toml:10: LY030 allowance 'app.b names ['used', 'gone']': no import takes 'gone' any more: remove the name"
+        "contracts.toml:10: LY030 allowance 'app.b (used, gone)': no import takes 'gone' any more: remove the name"
         in check.stdout
     )
     assert "app.a imports app.b" not in check.stdout  # `used` is still excused

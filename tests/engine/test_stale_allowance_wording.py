@@ -28,3 +28,23 @@ def test_an_allowance_off_every_chain_is_not_said_to_match_no_import(tmp_path):
     assert "LY030 allowance 'app.c -> app.b'" in run.stdout
     assert "matches no import" not in run.stdout, run.stdout
     assert "its import lies off every chain" in run.stdout
+
+
+def test_a_stale_name_of_an_allowance_is_said_as_an_import_not_a_python_list(tmp_path):
+    files = {
+        "src/app/__init__.py": "",
+        "src/app/a.py": "from app.b import used\n",
+        "src/app/b.py": "used = gone = 1\n",
+        "contracts.toml": (
+            'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n\n[[contracts]]\nid = "leaf"\n'
+            'type = "leaf"\nmodules = ["app.a"]\nwithin = ["app"]\n'
+            'allow = [{ module = "app.b", names = ["used", "gone"] }]\n'
+        ),
+    }
+    run = run_layering(write_files(tmp_path, files), "check")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert (
+        "contracts.toml:10: LY030 allowance 'app.b (used, gone)': no import takes 'gone' any more: remove the name"
+        in run.stdout
+    )
+    assert "[" not in run.stdout.replace("[leaf]", "")

@@ -142,7 +142,7 @@ def test_a_stale_allowance_breaks_its_contract_and_says_remove_it(model):
     )
     assert (
         f"  contracts.toml:{line}: LY030 allowance 'tensorrt_llm.serve.openai_disagg_service -> "
-        "tensorrt_llm.serve.responses_utils names ['responses_done_generator']' matches no import: "
+        "tensorrt_llm.serve.responses_utils (responses_done_generator)' matches no import: "
         "remove it (allowances only shrink)\n"
     ) in result.stdout
 

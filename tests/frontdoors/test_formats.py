@@ -303,7 +303,7 @@ def test_sarif_broken(broken: Path) -> None:
     ] == ["src/app/a.py", "src/app/b.py"]
     assert len(chain["codeFlows"][0]["threadFlows"][0]["locations"]) == 2
     assert "a does not import sub" in chain["message"]["text"]
-    assert document["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] == broken.as_uri() + "/"
+    assert "uri" not in document["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]
     assert results[3]["suppressions"][0]["kind"] == "external"
     fingerprints = [r["partialFingerprints"]["layeringFinding/v1"] for r in results]
     assert len(set(fingerprints)) == len(fingerprints)
@@ -355,7 +355,7 @@ def test_sarif_uris_are_percent_encoded_and_resolve_to_the_files(tmp_path: Path)
     run = run_cli(root, "--format", "sarif")
     assert run.returncode == 1, run.stderr
     document = _valid_sarif(run.stdout)
-    base = document["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    base = root.as_uri() + "/"  # no .git above it: the configuration's directory
     uris = {
         location["physicalLocation"]["artifactLocation"]["uri"]
         for result in document["runs"][0]["results"]
@@ -434,8 +434,9 @@ def test_broken_pipe_exits_quietly(broken: Path, format: str) -> None:
 
 
 def test_every_format_uses_one_base_when_run_from_a_subdirectory(broken: Path) -> None:
-    """Text, JSON and SARIF paths are relative to the configuration's directory wherever the run
-    starts; GitHub annotations are relative to the repository root, as GitHub resolves them."""
+    """Text and JSON paths are relative to the configuration's directory wherever the run
+    starts; GitHub annotations and SARIF are relative to the repository root, as GitHub
+    resolves them."""
     (broken.parent / ".git").mkdir()
     below = broken / "src" / "app"
     text = run_cli(below).stdout
@@ -448,9 +449,68 @@ def test_every_format_uses_one_base_when_run_from_a_subdirectory(broken: Path) -
         if v["path"].endswith(".py")
     } == {"src/app/a.py", "src/app/b.py"}
     sarif = json.loads(run_cli(below, "--format", "sarif").stdout)["runs"][0]
-    assert sarif["originalUriBaseIds"]["%SRCROOT%"]["uri"] == broken.as_uri() + "/"
     assert {
         r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["results"]
-    } == {"src/app/a.py", "src/app/b.py"}
+    } == {"broken/src/app/a.py", "broken/src/app/b.py"}
     github = run_cli(below, "--format", "github").stdout
     assert "::error file=broken/src/app/a.py,line=5," in github
+
+
+def test_text_paths_outside_the_configurations_directory_are_relative_to_the_working_directory(
+    tmp_path: Path,
+) -> None:
+    """An import-linter configuration finds its packages from the working directory, which may
+    lie outside the configuration's: the text report prints their files as ruff would, relative
+    to the working directory, not as absolute paths of the machine."""
+    files = {
+        "src/app/__init__.py": "",
+        "src/app/a.py": "import app.b\n",
+        "src/app/b.py": "",
+        "config/.importlinter": (
+            "[importlinter]\nroot_package = app\n\n[importlinter:contract:no-b]\nname = a without b\n"
+            "type = forbidden\nsource_modules = app.a\nforbidden_modules = app.b\n"
+        ),
+    }
+    root = write_project(tmp_path / "project", files, None)
+    run = run_cli(root / "src", "../config/.importlinter", "--no-cache")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "  app/a.py:1: LY001 app.a imports app.b\n" in run.stdout
+    assert str(tmp_path) not in run.stdout.split("\n", 1)[1]
+    outside = run_cli(
+        root / "config", ".importlinter", "--no-cache", env={"PYTHONPATH": str(root / "src")}
+    )
+    assert f"  {root / 'src' / 'app' / 'a.py'}:1: LY001 " in outside.stdout  # not below the cwd
+
+
+def test_sarif_uris_are_relative_to_the_repository_root_and_name_no_machine_path(
+    tmp_path: Path,
+) -> None:
+    """Code scanning resolves a SARIF URI against the repository it analyses: the URIs are
+    relative to the checkout's root, as GitHub annotations are, and the log holds no directory
+    of the machine that ran it (no absolute `%SRCROOT%`), also for a file outside the checkout."""
+    checkout = tmp_path / "checkout"
+    (checkout / ".git").mkdir(parents=True)
+    project = write_project(checkout / "services" / "api", BROKEN)
+    run = run_cli(project, "--format", "sarif")
+    assert run.returncode == 1, run.stderr
+    document = _valid_sarif(run.stdout)
+    assert str(tmp_path) not in run.stdout and "file://" not in run.stdout
+    assert {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in document["runs"][0]["results"]
+    } == {"services/api/src/app/a.py", "services/api/src/app/b.py"}
+    outside = write_project(
+        tmp_path / "outside",
+        {name.removeprefix("src/"): text for name, text in BROKEN.items()},
+        None,
+    )
+    (project / "contracts.toml").write_text(
+        CONTRACTS.replace('source_roots = ["src"]', f'source_roots = ["{outside}"]'),
+        encoding="utf-8",
+    )
+    run = run_cli(project, "--format", "sarif")
+    assert str(tmp_path) not in run.stdout and "file://" not in run.stdout, run.stdout
+    assert "../outside/app/a.py" in {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in _valid_sarif(run.stdout)["runs"][0]["results"]
+    }

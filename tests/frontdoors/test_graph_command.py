@@ -278,17 +278,41 @@ def test_the_same_bytes_under_two_hash_seeds(project, format_name):
         (("app.apj",), "no package 'app.apj' in the root packages. Did you mean 'app.api'?"),
         (("ap",), "'ap' is not in the root packages (app). Did you mean 'app'?"),
         (("app.api.views",), "'app.api.views' is a module, not a package: its graph is one node"),
-        (("--depth", "1"), "--depth 1 is too shallow: 'app' would be one node"),
-        (("app.api", "--depth", "2"), "--depth 2 is too shallow: 'app.api' would be one node"),
+        (("--depth", "1"), "--depth: 1 is too shallow: 'app' would be one node"),
+        (("app.api", "--depth", "2"), "--depth: 2 is too shallow: 'app.api' would be one node"),
     ],
 )
-def test_a_bad_package_or_depth_is_a_located_error_with_exit_2(project, arguments, message):
+def test_a_bad_package_or_depth_is_a_usage_error_with_exit_2(project, arguments, message):
     project.write({**PACKAGE, "contracts.toml": HEADER + UTIL_NO_API})
     result = project.layering("graph", *arguments)
     assert result.returncode == 2, result.stdout + result.stderr
     assert result.stdout == "" and "Traceback" not in result.stderr
-    assert result.stderr.startswith("contracts.toml") and message in result.stderr, result.stderr
-    assert "hint: " in result.stderr
+    assert result.stderr.startswith("layering: error: argument ") and message in result.stderr, (
+        result.stderr
+    )
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("package", "said"),
+    [
+        ("app.nope", "no package 'app.nope' in the root packages."),
+        ("app.apj", "no package 'app.apj' in the root packages. Did you mean 'app.api'?"),
+        ("app.api.nope", "no package 'app.api.nope' in the root packages."),
+    ],
+)
+def test_an_unknown_package_is_answered_with_the_packages_beside_it_never_an_unrelated_one(
+    project, package, said
+):
+    project.write({**PACKAGE, "contracts.toml": HEADER})
+    result = project.layering("graph", package)
+    assert result.returncode == 2, result.stdout + result.stderr
+    beside = (
+        "'app.api' holds no package: name 'app.api' itself."
+        if package.startswith("app.api.")
+        else "The packages in 'app': app.api, app.core, app.util."
+    )
+    assert result.stderr == f"layering: error: argument PACKAGE: {said} {beside}\n"
 
 
 @pytest.mark.parametrize("depth", ["0", "two", "-1"])

@@ -117,7 +117,11 @@ def _project(root: Path, files: dict[str, str], contracts: str, config: str = ""
 
 
 def _pre_commit(
-    project: Path, home: Path, *args: str, path_first: Path | None = None
+    project: Path,
+    home: Path,
+    *args: str,
+    path_first: Path | None = None,
+    files: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess:
     environment = {
         **os.environ,
@@ -129,7 +133,15 @@ def _pre_commit(
     if path_first is not None:
         environment["PATH"] = f"{path_first}{os.pathsep}{environment.get('PATH', os.defpath)}"
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", *args, "--all-files", "--color", "never"],
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            *args,
+            *(("--files", *files) if files else ("--all-files",)),
+            "--color",
+            "never",
+        ],
         cwd=project,
         capture_output=True,
         text=True,
@@ -201,6 +213,45 @@ def test_system_hook_runs_probes_in_the_project_venv_on_path(
         and "Failed" in output
     )
     assert FINDING in output
+
+
+IMPORTLINTER_ONLY = """
+[importlinter]
+root_package = app
+
+[importlinter:contract:no-sub]
+name = a does not import sub
+type = forbidden
+source_modules = app.a
+forbidden_modules = app.sub
+"""
+
+
+@pytest.mark.parametrize("hook", ["layering", "layering-system"])
+@pytest.mark.parametrize("config_name", [".importlinter", "setup.cfg"])
+def test_both_hooks_run_when_only_the_import_linter_configuration_changes(
+    tmp_path: Path, hooks: Path, pre_commit_home: Path, hook: str, config_name: str
+) -> None:
+    project = write_project(
+        tmp_path / "project",
+        {"app/__init__.py": "", "app/a.py": "from app import sub\n", "app/sub.py": ""},
+        IMPORTLINTER_ONLY,
+        name=config_name,
+    )
+    _git(project, "init", "-q")
+    _git(project, "add", "-A")
+    run = _pre_commit(
+        project,
+        pre_commit_home,
+        "try-repo",
+        str(hooks),
+        hook,
+        path_first=Path(sys.executable).parent,
+        files=(config_name,),
+    )
+    output = run.stdout + run.stderr
+    assert run.returncode == 1 and "Failed" in output, output
+    assert "app/a.py:1: LY001 app.a imports app.sub" in output
 
 
 def _hook_config(hooks: Path, options: str) -> str:

@@ -223,13 +223,11 @@ def test_an_allowance_of_some_names_leaves_an_import_of_others_and_stale_names_a
             "LY030",
             "contracts.toml",
             config_line(5),
-            "allowance 'pkg.m -> pkg.b names ['thing', 'gone']': no import takes 'gone' any more: "
+            "allowance 'pkg.m -> pkg.b (thing, gone)': no import takes 'gone' any more: "
             "remove the name (allowances only shrink)",
         ),
     ]
-    assert run.result.stale == (
-        StaleEntry("allow", 0, "pkg.m -> pkg.b names ['thing', 'gone']", "gone"),
-    )
+    assert run.result.stale == (StaleEntry("allow", 0, "pkg.m -> pkg.b (thing, gone)", "gone"),)
 
 
 def test_an_ignored_import_leaves_the_graph_and_one_that_matches_nothing_is_stale(
@@ -555,9 +553,8 @@ def test_a_source_module_that_matches_nothing_is_a_located_configuration_error(
 
     (problem,) = raised.value.problems
     assert problem.line == config_line(4)
-    assert problem.message == (
-        "contract 'typo': 'pkg.sub.y' in 'source_modules' matches no module in the package pkg. "
-        "Did you mean 'pkg.sub.x'?"
+    assert problem.message == (  # 'x' is not what 'y' meant: no module is suggested
+        "contract 'typo': 'pkg.sub.y' in 'source_modules' matches no module in the package pkg."
     )
 
 

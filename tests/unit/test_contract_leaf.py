@@ -132,12 +132,12 @@ def test_allowances_excuse_modules_and_names_and_only_shrink(package: InMemoryPa
             "LY030",
             "contracts.toml",
             config_line(7),
-            "allowance 'pkg.errors names ['Broken', 'Retired']': no import takes 'Retired' any more: "
+            "allowance 'pkg.errors (Broken, Retired)': no import takes 'Retired' any more: "
             "remove the name (allowances only shrink)",
         ),
     ]
     assert run.result.stale == (
-        StaleEntry("allow", 1, "pkg.errors names ['Broken', 'Retired']", "Retired"),
+        StaleEntry("allow", 1, "pkg.errors (Broken, Retired)", "Retired"),
         StaleEntry("allow", 2, "pkg.gone"),
     )
 
