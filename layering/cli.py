@@ -559,6 +559,11 @@ def _graph_parser(commands) -> None:
         "--config", metavar="PATH", help="the configuration file (default: found as for check)"
     )
     graph.add_argument(
+        "--contract",
+        metavar="ID",
+        help="draw the declared stack of this layers contract instead, with the imports that break it",
+    )
+    graph.add_argument(
         "--no-contracts", action="store_true", help="draw the graph without checking the contracts"
     )
     graph.add_argument(
@@ -579,6 +584,8 @@ def _graph(arguments: argparse.Namespace) -> int:
     from layering.engine.config import locate_settings
     from layering.reporting import graph_formats
 
+    if arguments.contract is not None:
+        return _layer_stack(arguments)
     run = draw_graph(
         locate_settings(arguments.config),
         arguments.package,
@@ -598,6 +605,48 @@ def _graph(arguments: argparse.Namespace) -> int:
             for note in graph_formats.notes(run.graph, arguments.format, text)
         )
     )
+    _out(text)
+    return run.exit_code
+
+
+def _layer_stack(arguments: argparse.Namespace) -> int:
+    """`layering graph --contract ID`: the stack of one layers contract."""
+    from layering.commands.graph import draw_layer_stack
+    from layering.domain.errors import ConfigError, Problem
+    from layering.engine.config import locate_settings
+    from layering.reporting import graph_formats
+
+    settings = locate_settings(arguments.config)
+    given = [
+        option
+        for option, value in (
+            ("PACKAGE", arguments.package),
+            ("--depth", arguments.depth),
+        )
+        if value is not None
+    ]
+    if given or arguments.format not in formats.names("layer-stack"):
+        what = given[0] if given else f"--format {arguments.format}"
+        raise ConfigError(
+            Problem(
+                settings.path,
+                0,
+                f"{what} does not apply to --contract, which draws one contract's layers",
+                hint="--contract draws as " + " or ".join(formats.names("layer-stack")),
+            )
+        )
+    run = draw_layer_stack(
+        settings,
+        arguments.contract,
+        checked=not arguments.no_contracts,
+        use_cache=not arguments.no_cache,
+    )
+    text = formats.renderer("layer-stack", arguments.format)(run.stack, run.exit_code)
+    if run.report is not None:
+        sys.stderr.write(_text().warnings_text(run.report.warnings))
+        sys.stderr.write(
+            "".join(f"layering: error: {line}\n" for line in graph_formats.error_lines(run.report))
+        )
     _out(text)
     return run.exit_code
 
