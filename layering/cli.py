@@ -306,6 +306,7 @@ def _parser() -> argparse.ArgumentParser:
         help="build the import graph without reading or writing the cache",
     )
     _graph_parser(commands)
+    _init_parser(commands)
     return parser
 
 
@@ -399,6 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "baseline": _baseline,
         "explain": _explain,
         "graph": _graph,
+        "init": _init,
     }
     if arguments.command not in commands:
         parser.print_help()
@@ -740,6 +742,11 @@ def _graph_parser(commands) -> None:
         "--config", metavar="PATH", help="the configuration file (default: found as for check)"
     )
     graph.add_argument(
+        "--contract",
+        metavar="ID",
+        help="draw the declared stack of this layers contract instead, with the imports that break it",
+    )
+    graph.add_argument(
         "--no-contracts", action="store_true", help="draw the graph without checking the contracts"
     )
     graph.add_argument(
@@ -760,6 +767,8 @@ def _graph(arguments: argparse.Namespace) -> int:
     from layering.engine.config import locate_settings
     from layering.reporting import graph_formats
 
+    if arguments.contract is not None:
+        return _layer_stack(arguments)
     run = draw_graph(
         locate_settings(_config(arguments)),
         arguments.package,
@@ -781,6 +790,125 @@ def _graph(arguments: argparse.Namespace) -> int:
     )
     _out(text)
     return run.exit_code
+
+
+def _layer_stack(arguments: argparse.Namespace) -> int:
+    """`layering graph --contract ID`: the stack of one layers contract."""
+    from layering.commands.graph import draw_layer_stack
+    from layering.domain.errors import ConfigError, Problem
+    from layering.engine.config import locate_settings
+    from layering.reporting import graph_formats
+
+    settings = locate_settings(arguments.config)
+    given = [
+        option
+        for option, value in (
+            ("PACKAGE", arguments.package),
+            ("--depth", arguments.depth),
+        )
+        if value is not None
+    ]
+    if given or arguments.format not in formats.names("layer-stack"):
+        what = given[0] if given else f"--format {arguments.format}"
+        raise ConfigError(
+            Problem(
+                settings.path,
+                0,
+                f"{what} does not apply to --contract, which draws one contract's layers",
+                hint="--contract draws as " + " or ".join(formats.names("layer-stack")),
+            )
+        )
+    run = draw_layer_stack(
+        settings,
+        arguments.contract,
+        checked=not arguments.no_contracts,
+        use_cache=not arguments.no_cache,
+    )
+    text = formats.renderer("layer-stack", arguments.format)(run.stack, run.exit_code)
+    if run.report is not None:
+        sys.stderr.write(_text().warnings_text(run.report.warnings))
+        sys.stderr.write(
+            "".join(f"layering: error: {line}\n" for line in graph_formats.error_lines(run.report))
+        )
+    _out(text)
+    return run.exit_code
+
+
+INIT_EPILOG = """\
+For PACKAGE and each of its subpackages down to --depth, the children's imports decide: when
+they admit an order, a layers contract lists the children highest first (children in an import
+cycle share a layer, "a : b"; children of one level that import nothing of each other, "a | b");
+when no child imports another, an independence contract. Chains count, as in the contracts.
+The configuration is checked before it is written, and never replaces one without --force.
+
+exit codes:
+  0  written (or, with --check, today's contracts hold every proposal)
+  1  with --check: a proposal today's contracts lack or order otherwise
+  2  nothing written: the file exists, the package is not found, the run could not be made
+"""
+
+
+def _init_parser(commands) -> None:
+    init = commands.add_parser(
+        "init",
+        help="write the contracts a package's imports justify today (each one kept)",
+        description="Infer layers and independence contracts from PACKAGE's imports and write them "
+        "as a commented contracts.toml (or [tool.layering] in pyproject.toml), kept on today's code.",
+        epilog=INIT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    init.add_argument(
+        "package",
+        nargs="?",
+        metavar="PACKAGE",
+        help="the package (default: the configuration's root package, else the one package here or in src/)",
+    )
+    init.add_argument(
+        "--pyproject", action="store_true", help="write [tool.layering] in pyproject.toml"
+    )
+    init.add_argument("--force", action="store_true", help="replace an existing configuration")
+    init.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing: say how today's contracts differ from what init proposes",
+    )
+    init.add_argument(
+        "--depth",
+        type=_depth,
+        metavar="N",
+        default=2,
+        help="the package levels that get contracts, PACKAGE itself counting as 1 (default: 2)",
+    )
+    init.add_argument(
+        "--config",
+        metavar="PATH",
+        help="with --check: the configuration (default: found as for check)",
+    )
+
+
+def _init(arguments: argparse.Namespace) -> int:
+    from layering.commands import init
+    from layering.engine.config import locate_settings
+    from layering.reporting import inferred
+
+    base = os.getcwd()
+    if arguments.check:
+        settings = locate_settings(arguments.config)
+        package = arguments.package or settings.root_packages[0]
+        proposal = init.propose(package, settings.base_dir, arguments.depth)
+        differences = init.compare(settings, proposal)
+        _out(inferred.render_differences(_text().relative_path(settings.path), differences))
+        return 1 if any(not d.same for d in differences) else 0
+    package = arguments.package or init.default_package(base)
+    path = init.target_path(base, arguments.pyproject)
+    if not arguments.force:
+        init.refuse_overwrite(path, arguments.pyproject)
+    proposal = init.propose(package, base, arguments.depth)
+    init.write_proposal(
+        path, inferred.render_config(proposal, arguments.pyproject), arguments.pyproject
+    )
+    _out(inferred.render_summary(proposal, _text().relative_path(path)))
+    return 0
 
 
 def _colour() -> bool:

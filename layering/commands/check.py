@@ -108,9 +108,7 @@ def _options_record(settings: Settings) -> OptionsRead | None:
         return None
     return result_cache.OptionsRead(
         settings.cache_dir,
-        result_cache.digest_of(
-            [settings_digest(settings), result_cache.config_digest(settings.path)]
-        ),
+        result_cache.digest_of([settings_digest(settings), settings.content_digest()]),
     )
 
 
@@ -178,10 +176,10 @@ def _duplicate_keys(contracts: list[Contract], settings: Settings) -> list[Probl
             earlier.spec.line_of("id") if earlier.contract_id else earlier.spec.line_of("name")
         )
         if contract.contract_id and earlier.contract_id:
-            message = f"duplicate contract id '{contract.key}' (first used on line {earlier_line})"
+            message = f"duplicate contract id '{contract.key}' (first used on {settings.place(earlier_line)})"
         else:
             message = (
-                f"the contracts on lines {earlier_line} and {line} are both known as '{contract.key}' "
+                f"the contracts on {settings.places(earlier_line, line)} are both known as '{contract.key}' "
                 "(a contract without an id is known by its name)"
             )
         problems.append(

@@ -1,5 +1,6 @@
 """`layering graph`: the import graph of a package at a depth, drawn from the graph the
-contracts see, with the imports of broken contracts marked on it.
+contracts see, with the imports of broken contracts marked on it; or, with `--contract`, the
+declared stack of a `layers` contract with the imports that break it.
 
 The graph is grimp's, built through the engine with the configuration's root packages, source
 roots and `exclude_type_checking_imports`; the contracts are decided by `check` (static ones
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 
 from layering.commands.check import ProbeSelection, check_settings
 from layering.contracts import CONTRACT_TYPES, contract_class
+from layering.contracts._importlinter import entries
+from layering.contracts.layers import layer_modules
 from layering.domain.errors import (
     ConfigError,
     Problem,
@@ -20,11 +23,12 @@ from layering.domain.errors import (
     closest_module,
     did_you_mean,
 )
+from layering.domain.layer_stack import LayerStack, placed, stack_groups
 from layering.domain.loads import PARENT_PACKAGE
 from layering.domain.package_graph import PackageGraph, Pair, components, squash
-from layering.domain.patterns import is_within
+from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Hop, RunReport, Verdict
-from layering.engine.config import Settings
+from layering.engine.config import ContractSpec, Settings
 from layering.engine.evidence import Evidence
 from layering.engine.plan import RunPlan
 
@@ -198,3 +202,92 @@ def _broken_imports(report: RunReport, evidence: Evidence) -> dict[Pair, set[str
                 if PARENT_PACKAGE not in hop.qualifiers:
                     mark(hop.importer, hop.imported, result.contract_id)
     return broken
+
+
+@dataclass(frozen=True)
+class LayerStackRun:
+    """The stack drawn, and the contract's report when it was checked."""
+
+    stack: LayerStack
+    report: RunReport | None
+
+    @property
+    def exit_code(self) -> int:
+        return self.report.exit_code if self.report is not None else 0
+
+
+def draw_layer_stack(
+    settings: Settings, contract: str, checked: bool = True, use_cache: bool = True
+) -> LayerStackRun:
+    """The declared stack of the `layers` contract `contract` (its id or name), with each import
+    that breaks it placed on it, unless `checked` is False."""
+    if settings.problems:
+        raise ConfigError(list(settings.problems))
+    spec = _layers_spec(settings, contract)
+    report = (
+        check_settings(settings, (contract,), ProbeSelection.STATIC, use_cache=use_cache)
+        if checked
+        else None
+    )
+    evidence = Evidence(settings, RunPlan(keeps_cache=use_cache))
+    present = set(evidence.modules)
+    containers = sorted(
+        {
+            module
+            for _, text in entries(spec.options.get("containers"))
+            for module in ModulePattern.parse(text).expand(present)
+        }
+    )
+    layers = [
+        [(tail, ":" not in text) for tail, _ in layer_modules(text)]
+        for _, text in entries(spec.options.get("layers"))
+    ]
+    groups = stack_groups(layers, containers, present)
+    result = report.results[0] if report is not None else None
+    statements = []
+    if result is not None:
+        cut = [v for group in result.chain_groups for c in group.cut for v in c.statements]
+        statements = [
+            (v.importer, v.imported, v.path, v.line)
+            for v in [*cut, *result.violations]
+            if v.importer and v.imported and v.path and v.line
+        ]
+    stack = LayerStack(
+        str(spec.options.get("id") or spec.options.get("name")),
+        str(spec.options.get("name") or spec.options.get("id")),
+        groups,
+        placed(groups, statements),
+        checked,
+    )
+    return LayerStackRun(stack, report)
+
+
+def _layers_spec(settings: Settings, contract: str) -> ContractSpec:
+    """The `layers` contract known as `contract` (by id, else by name)."""
+    specs = {
+        str(s.options.get(key)): s
+        for key in ("name", "id")
+        for s in settings.contracts
+        if isinstance(s.options.get(key), str)
+    }
+    spec = specs.get(contract)
+    if spec is None:
+        raise ConfigError(
+            Problem(
+                settings.path,
+                0,
+                f"--contract {contract!r} names no contract.{did_you_mean(contract, specs)}",
+                hint="ids: "
+                + ", ".join(sorted(str(s.options.get("id")) for s in settings.contracts)),
+            )
+        )
+    if spec.options.get("type") != "layers":
+        raise ConfigError(
+            Problem(
+                settings.path,
+                spec.line_of("type"),
+                f"contract {contract!r} is a {spec.options.get('type')!r} contract: only a layers contract has a stack to draw",
+                hint="name a layers contract, or drop --contract to draw the import graph",
+            )
+        )
+    return spec

@@ -57,7 +57,7 @@ def decide_with_cache(
     key = result_cache.digest_of(
         [
             settings_key,
-            result_cache.config_digest(settings.path),
+            settings.content_digest(),
             [c.spec.options for c in contracts],
             chains,
             evidence.records_chain_ends,

@@ -134,6 +134,11 @@ class Settings:
     code): each pattern's modules and everything under them."""
     exclude_lines: tuple[int, ...] = ()
     """The line of each entry of `exclude`."""
+    key_paths: dict[int, str] = field(default_factory=dict, compare=False, hash=False)
+    """For a configuration given as a mapping (`layering.check(config={...})`): the key path
+    each of its made-up line numbers stands for (`engine.config_mapping`); empty for a file."""
+    mapping_digest: str = ""
+    """For a configuration given as a mapping: the digest of what it says (there are no bytes)."""
 
     def excludes(self, module: str) -> bool:
         """Whether `module` is excluded: matched by an `exclude` pattern, or inside one."""
@@ -148,6 +153,25 @@ class Settings:
     def line_of(self, option: str) -> int:
         """The line a run-wide option stands on (0 when it is not written)."""
         return self.option_lines.get(option, 0)
+
+    def place(self, line: int) -> str:
+        """Where `line` is, for a message that names a second place: "line 7", or the key path
+        of a configuration given as a mapping."""
+        return self.key_paths.get(line) or f"line {line}"
+
+    def places(self, first: int, second: int) -> str:
+        """`place` for two lines at once: "lines 5 and 11", or two key paths."""
+        if self.mapping_digest:
+            return f"{self.place(first)} and {self.place(second)}"
+        return f"lines {first} and {second}"
+
+    def content_digest(self) -> str:
+        """The digest of what the configuration says, its lines included (results cite them)."""
+        if self.mapping_digest:
+            return self.mapping_digest
+        from layering.adapters.result_cache import config_digest
+
+        return config_digest(self.path)
 
     @property
     def base_dir(self) -> str:
@@ -332,7 +356,7 @@ def _load_toml(path: str, text: str, notes: tuple[str, ...]) -> Settings:
         line, key_lines, entry_lines = index.contract(position)
         specs.append(ContractSpec(position, options, line, key_lines, entry_lines))
     session = {k: v for k, v in table.items() if k != "contracts"}
-    settings = _read_settings(
+    settings = read_settings(
         path, session, index.top, index.top_entries, specs, problems, notes, dialect, "toml"
     )
     return dataclasses.replace(settings, table_name=prefix.rstrip("."))
@@ -370,7 +394,7 @@ def _load_ini(path: str, text: str, notes: tuple[str, ...]) -> Settings:
     ]
     session = config.session
     entries = {k: tuple(v) for k, v in session.entry_lines.items()}
-    return _read_settings(
+    return read_settings(
         path, session.values, session.key_lines, entries, specs, [], notes, IMPORTLINTER, "ini"
     )
 
@@ -441,7 +465,7 @@ class LineIndex:
 # --------------------------------------------------------------------------- meaning
 
 
-def _read_settings(
+def read_settings(
     path: str,
     table: dict[str, Any],
     lines: dict[str, int],

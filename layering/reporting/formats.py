@@ -55,6 +55,10 @@ FORMATS: dict[str, dict[str, Format]] = {
             "layering.reporting.graph_formats:render_json_error",
         ),
     },
+    "layer-stack": {
+        "mermaid": Format("layering.reporting.stack_formats:render_stack_mermaid"),
+        "dot": Format("layering.reporting.stack_formats:render_stack_dot"),
+    },
 }
 """Command -> format -> how; the first format of each is its default."""
 

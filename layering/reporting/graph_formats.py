@@ -42,14 +42,14 @@ def _node_label(node: GraphNode) -> str:
     )
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _mermaid_text(text: str) -> str:
+def mermaid_text(text: str) -> str:
     """A quoted Mermaid string: its own specials as entity codes (`#quot;`...)."""
     codes = {"#": "#35;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "&": "#amp;"}
-    return '"' + "".join(codes.get(c, c) for c in _one_line(text)) + '"'
+    return '"' + "".join(codes.get(c, c) for c in one_line(text)) + '"'
 
 
 def render_mermaid(graph: PackageGraph, exit_code: int = 0) -> str:
@@ -58,11 +58,11 @@ def render_mermaid(graph: PackageGraph, exit_code: int = 0) -> str:
     ids = {node.name: f"n{position}" for position, node in enumerate(graph.nodes)}
     lines = [
         "flowchart LR",
-        f"  %% layering graph: {_one_line(_title(graph))}. Edge label: the module-to-module imports it stands for.",
+        f"  %% layering graph: {one_line(_title(graph))}. Edge label: the module-to-module imports it stands for.",
         "  %% Thick red: an edge that carries an import a broken contract reports, labelled with the contract ids.",
     ]
     for node in graph.nodes:
-        label = _mermaid_text(_node_label(node))
+        label = mermaid_text(_node_label(node))
         lines.append(
             f"  {ids[node.name]}([{label}])" if node.external else f"  {ids[node.name]}[{label}]"
         )
@@ -70,7 +70,7 @@ def render_mermaid(graph: PackageGraph, exit_code: int = 0) -> str:
     for position, edge in enumerate(graph.edges):
         arrow = "==>" if edge.broken_by else "-->"
         lines.append(
-            f"  {ids[edge.importer]} {arrow}|{_mermaid_text(_edge_label(edge))}| {ids[edge.imported]}"
+            f"  {ids[edge.importer]} {arrow}|{mermaid_text(_edge_label(edge))}| {ids[edge.imported]}"
         )
         if edge.broken_by:
             marked.append(str(position))
@@ -83,15 +83,15 @@ def render_mermaid(graph: PackageGraph, exit_code: int = 0) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _dot_text(text: str) -> str:
+def dot_text(text: str) -> str:
     """A quoted graphviz ID: backslashes and quotes escaped."""
-    return '"' + _one_line(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + one_line(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def render_dot(graph: PackageGraph, exit_code: int = 0) -> str:
     """A Graphviz digraph (the exit code is for JSON, as for Mermaid)."""
     lines = [
-        f"digraph {_dot_text('layering graph: ' + _title(graph))} {{",
+        f"digraph {dot_text('layering graph: ' + _title(graph))} {{",
         "  // Edge label: the module-to-module imports it stands for. Red: an edge that carries an import",
         "  // a broken contract reports, labelled with the contract ids.",
         "  rankdir=LR;",
@@ -103,22 +103,22 @@ def render_dot(graph: PackageGraph, exit_code: int = 0) -> str:
             attributes.append("style=dashed")
         if node.broken_by:
             attributes += [
-                f"label={_dot_text(_node_label(node))}",
+                f"label={dot_text(_node_label(node))}",
                 "color=red",
                 "fontcolor=red",
                 "penwidth=2",
             ]
         lines.append(
-            f"  {_dot_text(node.name)}"
+            f"  {dot_text(node.name)}"
             + (f" [{', '.join(attributes)}]" if attributes else "")
             + ";"
         )
     for edge in graph.edges:
-        attributes = [f"label={_dot_text(_edge_label(edge))}"]
+        attributes = [f"label={dot_text(_edge_label(edge))}"]
         if edge.broken_by:
             attributes += ["color=red", "fontcolor=red", "penwidth=2"]
         lines.append(
-            f"  {_dot_text(edge.importer)} -> {_dot_text(edge.imported)} [{', '.join(attributes)}];"
+            f"  {dot_text(edge.importer)} -> {dot_text(edge.imported)} [{', '.join(attributes)}];"
         )
     lines.append("}")
     return "\n".join(lines) + "\n"

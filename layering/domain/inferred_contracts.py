@@ -1,0 +1,207 @@
+"""The contracts `layering init` proposes: what a package's imports today justify, and no more.
+
+For a package, its children (the modules and subpackages directly in it) and which child reaches
+which (a chain of imports from a module in one to a module in the other, through any modules
+but the other children) decide it: when the reach admits an order, a `layers` contract lists
+the children highest first, in the topological order of the condensed graph (children that
+reach each other share a layer as `a : b`; the children of a level that reach none of each
+other, `a | b`); when no child reaches another, an `independence` contract. Either is kept on
+today's code, since each chain it forbids would be a reach this graph does not have.
+
+Pure: the command hands in each package's children and their reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class InferredLayer:
+    """One layer: its children, and whether they reach one another (`a : b`) or not (`a | b`)."""
+
+    modules: tuple[str, ...]
+    cyclic: bool = False
+
+    @property
+    def text(self) -> str:
+        """The layer as import-linter writes it."""
+        return (" : " if self.cyclic else " | ").join(self.modules)
+
+
+@dataclass(frozen=True)
+class InferredContract:
+    """A contract proposed for `package`, and why: `reaches` counts the pairs of children one of
+    which reaches the other (what the order rests on)."""
+
+    package: str
+    type_name: str
+    layers: tuple[InferredLayer, ...] = ()
+    modules: tuple[str, ...] = ()
+    reaches: int = 0
+
+    @property
+    def contract_id(self) -> str:
+        return f"{self.package}-{self.type_name}"
+
+    @property
+    def layer_modules(self) -> tuple[str, ...]:
+        return tuple(m for layer in self.layers for m in layer.modules)
+
+
+@dataclass(frozen=True)
+class PassedOver:
+    """A package that gets no contract, and why (all its children in one import cycle)."""
+
+    package: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What the package's imports justify: the contracts, and the packages passed over."""
+
+    package: str
+    contracts: tuple[InferredContract, ...]
+    passed_over: tuple[PassedOver, ...]
+    depth: int
+
+
+@dataclass(frozen=True)
+class Difference:
+    """How one proposed contract stands against today's configuration."""
+
+    contract: InferredContract
+    existing: str
+    """The id of today's contract over the same modules ("" when there is none)."""
+    same: bool
+
+
+def infer(
+    package: str, reach: Mapping[str, frozenset[str]]
+) -> InferredContract | PassedOver | None:
+    """The contract the reach between `package`'s children (child -> the children it reaches)
+    justifies; None for a package of fewer than two children."""
+    children = sorted(reach)
+    if len(children) < 2:
+        return None
+    pairs = sum(len(reach[c] - {c}) for c in children)
+    if not pairs:
+        return InferredContract(package, "independence", modules=tuple(children))
+    components = _strongly_connected(children, reach)
+    if len(components) == 1:
+        return PassedOver(
+            package, f"its {len(children)} children all import each other (an import cycle)"
+        )
+    component_of = {m: i for i, component in enumerate(components) for m in component}
+    below: dict[int, set[int]] = {i: set() for i in range(len(components))}
+    for child in children:
+        for reached in reach[child]:
+            if component_of[reached] != component_of[child]:
+                below[component_of[child]].add(component_of[reached])
+    level: dict[int, int] = {}
+
+    def level_of(component: int) -> int:
+        if component not in level:
+            level[component] = 1 + max((level_of(c) for c in below[component]), default=-1)
+        return level[component]
+
+    levels: dict[int, list[int]] = {}
+    for component in range(len(components)):
+        levels.setdefault(level_of(component), []).append(component)
+    if len(levels) == 1:
+        cycles = sum(1 for c in components if len(c) > 1)
+        return PassedOver(
+            package,
+            f"its children admit no order: {cycles} import cycle{'s' if cycles != 1 else ''}, "
+            "and nothing else imports between them",
+        )
+    layers = []
+    for height in sorted(levels, reverse=True):
+        members = sorted(m for c in levels[height] for m in components[c])
+        cyclic = any(len(components[c]) > 1 for c in levels[height])
+        layers.append(InferredLayer(tuple(members), cyclic))
+    return InferredContract(package, "layers", layers=tuple(layers), reaches=pairs)
+
+
+def _strongly_connected(
+    nodes: Sequence[str], reach: Mapping[str, frozenset[str]]
+) -> list[tuple[str, ...]]:
+    """The strongly connected components of the reach (Tarjan's, iterative), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[tuple[str, ...]] = []
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(reach[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, successors = work[-1]
+            advanced = False
+            for successor in successors:
+                if successor not in index:
+                    index[successor] = low[successor] = len(index)
+                    stack.append(successor)
+                    on_stack.add(successor)
+                    work.append((successor, iter(sorted(reach[successor]))))
+                    advanced = True
+                    break
+                if successor in on_stack:
+                    low[node] = min(low[node], index[successor])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                found.append(tuple(sorted(component)))
+    return found
+
+
+def children_reach(
+    package: str, children: Sequence[str], imports: Mapping[str, frozenset[str]]
+) -> dict[str, frozenset[str]]:
+    """Which children of `package` each child reaches: a chain from a module in it to a module
+    in the other, through modules that lie in no other child (a chain through another child is
+    that child's reach, found from it)."""
+    known = set(children)
+    owner: dict[str, str] = {}
+    members: dict[str, list[str]] = {child: [] for child in children}
+    for module in imports:
+        if module.startswith(package + "."):
+            child = package + "." + module[len(package) + 1 :].split(".", 1)[0]
+            if child in known:
+                owner[module] = child
+                members[child].append(module)
+    reach = {}
+    for child in children:
+        starts = members[child]
+        seen = set(starts)
+        frontier = list(starts)
+        reached: set[str] = set()
+        while frontier:
+            module = frontier.pop()
+            for imported in imports.get(module, ()):
+                if imported in seen:
+                    continue
+                seen.add(imported)
+                other = owner.get(imported)
+                if other is not None and other != child:
+                    reached.add(other)
+                    continue
+                frontier.append(imported)
+        reach[child] = frozenset(reached)
+    return reach
