@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
 import gc
 import os
@@ -295,6 +296,8 @@ def check_settings(
     to leave need not free it object by object (homeassistant's layers and independence: 10 ms
     without the cache, 30 ms with it). `chain_ends`: each group of chains records the pairs of
     modules its chains join (what a baseline writes)."""
+    if python is not None and settings.names_external_classes:
+        settings = _with_stdlib_of(python, settings)
     with _collector_paused():
         evidence = Evidence(
             settings,
@@ -424,6 +427,29 @@ def _decide_static(
         for w in (graph_warnings.pop(0) if c.needs_graph else other_warnings.pop(0))
     ]
     return results, cache_warnings + warnings
+
+
+def _with_stdlib_of(python: str, settings: Settings) -> Settings:
+    """`settings` whose `<stdlib>` is the standard library of `--python`, the interpreter that
+    runs the code (its modules are the stdlib there, whatever runs layering)."""
+    from layering.adapters.probe_runner import (
+        InterpreterUnusable,
+        find_interpreter,
+        stdlib_module_names,
+    )
+
+    try:
+        names = stdlib_module_names(find_interpreter(python, os.getcwd()))
+    except InterpreterUnusable as unusable:
+        raise ConfigError(
+            Problem(
+                settings.path,
+                0,
+                f"--python '{python}' {unusable}",
+                hint="name the bin/python of the environment the code runs in: <stdlib> is its standard library",
+            )
+        ) from None
+    return dataclasses.replace(settings, stdlib_modules=names)
 
 
 def _run_probes_in(python: str, probe_contracts: list[Contract], settings: Settings) -> None:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from layering.adapters.grimp_graph import ImportGraph
     from layering.domain.chains import ChainsAndCut, Edge
     from layering.domain.facts import ImportFact
+    from layering.domain.module_classes import ModuleClasses
     from layering.domain.probes import ProbeOutcome, ProbeRequest
     from layering.engine.config import ContractSpec, Settings
     from layering.engine.evidence import Evidence
@@ -88,15 +89,16 @@ def _strings(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _pattern(value: Any) -> ModulePattern:
+def _pattern(value: Any, classes: ModuleClasses | None = None) -> ModulePattern:
+    """A module pattern; with `classes`, a class of modules (`<stdlib>`) too."""
     try:
-        return ModulePattern.parse(_string(value))
+        return ModulePattern.parse(_string(value), classes)
     except ValueError as error:
         raise OptionError(str(error)) from None
 
 
-def _patterns(value: Any) -> tuple[ModulePattern, ...]:
-    patterns = tuple(_pattern(v) for v in _strings(value))
+def _patterns(value: Any, classes: ModuleClasses | None = None) -> tuple[ModulePattern, ...]:
+    patterns = tuple(_pattern(v, classes) for v in _strings(value))
     if not patterns:
         raise OptionError("expected at least one module")
     return patterns
@@ -110,9 +112,12 @@ def _module_names(value: Any) -> tuple[str, ...]:
     return names
 
 
-def parse_allowance(value: Any, importer_required: bool) -> Allowance:
+def parse_allowance(
+    value: Any, importer_required: bool, classes: ModuleClasses | None = None
+) -> Allowance:
     """`"importer -> module"`, `"module"` (when the contract names its importers), or a table
-    `{ importer = "...", module = "...", names = [...] }`."""
+    `{ importer = "...", module = "...", names = [...] }`; either side may be a class of
+    modules (`<stdlib>`) where `classes` says what is in them."""
     if isinstance(value, str):
         importer_text, arrow, module_text = value.partition("->")
         if not arrow:
@@ -121,8 +126,8 @@ def parse_allowance(value: Any, importer_required: bool) -> Allowance:
         if not importer_text and importer_required:
             raise OptionError(f"{value!r}: write 'importer -> module'")
         return Allowance(
-            module=_pattern(module_text),
-            importer=_pattern(importer_text) if importer_text else None,
+            module=_pattern(module_text, classes),
+            importer=_pattern(importer_text, classes) if importer_text else None,
         )
     if isinstance(value, dict):
         keys = ("importer", "module", "names")
@@ -144,8 +149,8 @@ def parse_allowance(value: Any, importer_required: bool) -> Allowance:
                 if not name.isidentifier() and name != "*":
                     raise OptionError(f"{name!r} is not a name")
         return Allowance(
-            module=_pattern(value["module"]),
-            importer=_pattern(value["importer"]) if "importer" in value else None,
+            module=_pattern(value["module"], classes),
+            importer=_pattern(value["importer"], classes) if "importer" in value else None,
             names=names,
         )
     raise OptionError(f"an allowance is a string or a table, got {value!r}")
@@ -182,15 +187,20 @@ def matching_edges(
 
 
 class Option(NamedTuple):
-    """A declared option: how to read it, whether it is required, its default, what it means."""
+    """A declared option: how to read it, whether it is required, its default, what it means.
+    An option that `takes_classes` is read with the run's classes of modules (`parse(value,
+    classes)`), so that `<stdlib>`, `<third-party>` and `<first-party>` stand for modules."""
 
-    parse: Callable[[Any], Any]
+    parse: Callable[..., Any]
     help: str
     required: bool = False
     default: Any = None
+    takes_classes: bool = False
 
 
 def option(kind: str, help: str, *, required: bool = False, default: Any = None) -> Option:
+    if kind == "patterns_or_classes":
+        return Option(_patterns, help, required, default, takes_classes=True)
     readers: dict[str, Callable[[Any], Any]] = {
         "string": _string,
         "text": _text,
@@ -463,7 +473,11 @@ class Contract:
                     self.values[key] = declared.default
                 continue
             try:
-                self.values[key] = declared.parse(raw[key])
+                self.values[key] = (
+                    declared.parse(raw[key], self.settings.module_classes)
+                    if declared.takes_classes
+                    else declared.parse(raw[key])
+                )
             except OptionError as error:
                 self.problem(key, f"contract '{self.name}', option '{key}': {error}")
         if "allow" in self.options and "allow" in raw:
@@ -477,7 +491,9 @@ class Contract:
         for index, entry in enumerate(raw):
             line = self.spec.line_of_entry("allow", index)
             try:
-                allowance = parse_allowance(entry, self.allowance_needs_importer)
+                allowance = parse_allowance(
+                    entry, self.allowance_needs_importer, self.settings.module_classes
+                )
             except OptionError as error:
                 self.problems.append(
                     Problem(
@@ -569,6 +585,8 @@ class Contract:
         for pattern in patterns:
             if evidence.expand(pattern):
                 continue
+            if external_ok and pattern.names_external_class:
+                continue  # a class of external modules: whatever is imported of it counts
             if external_ok and not evidence.is_internal(pattern.text):
                 if not evidence.is_installed(pattern.top_level):
                     self.unseen_externals.append((option, pattern))

@@ -81,8 +81,12 @@ class ForbiddenContract(Contract):
     baseline_option = "allow"
     takes_known_chains = True
     options = {
-        "source_modules": option("patterns", "modules that must not import", required=True),
-        "forbidden_modules": option("patterns", "modules they must not import", default=()),
+        "source_modules": option(
+            "patterns_or_classes", "modules that must not import", required=True
+        ),
+        "forbidden_modules": option(
+            "patterns_or_classes", "modules they must not import", default=()
+        ),
         "forbidden_names": option("raw", "names they must not take from a module", default=[]),
         "allow_indirect_imports": option("boolean", "only direct imports count", default=False),
         "ignore_imports": option("raw", "imports left out of the graph", default=[]),
@@ -197,7 +201,10 @@ class ForbiddenContract(Contract):
         return starts, also
 
     def chain_pairs(self, evidence: Evidence, graph: ImportGraph) -> list[ChainPair] | None:
-        """One pair per group of sources checked against the same forbidden modules."""
+        """One pair per group of sources checked against the same forbidden modules; None for
+        a class of external modules, which an edit can add a module to (a new import of one)."""
+        if any(p.names_external_class for p in self.values["forbidden_modules"]):
+            return None
         return [
             ChainPair(tuple(sources), tuple(targets), self.values["as_packages"])
             for sources, targets in self._pairings(
@@ -216,15 +223,28 @@ class ForbiddenContract(Contract):
         return bool(self.name_targets or self.allowances)
 
     def needs_external_packages(self, evidence: Evidence) -> bool:
-        return any(not evidence.is_internal(p.text) for p in self.values["forbidden_modules"])
+        return any(
+            p.names_external_class or (not p.is_class and not evidence.is_internal(p.text))
+            for p in self.values["forbidden_modules"]
+        )
 
     def _sources(self, evidence: Evidence) -> list[str]:
         return sorted({m for p in self.values["source_modules"] for m in evidence.expand(p)})
 
-    def _forbidden(self, evidence: Evidence) -> list[str]:
+    def _forbidden(self, evidence: Evidence, graph: ImportGraph | None = None) -> list[str]:
+        """The forbidden modules: the package's that the patterns match, an external package a
+        pattern names, and those of `graph`'s external packages a class of modules holds."""
         found: set[str] = set()
         for pattern in self.values["forbidden_modules"]:
             matched = evidence.expand(pattern)
+            if pattern.names_external_class:
+                if graph is not None:
+                    found.update(
+                        m
+                        for m in graph.modules
+                        if not evidence.is_internal(m) and pattern.matches(m)
+                    )
+                continue
             found.update(matched if matched else [pattern.text])
         return sorted(found)
 
@@ -281,13 +301,16 @@ class ForbiddenContract(Contract):
     def _find_direct(self, evidence: Evidence, found: Findings) -> list[Violation]:
         as_packages = self.values["as_packages"]
         forbidden = self._forbidden(evidence)
+        classes = [p for p in self.values["forbidden_modules"] if p.names_external_class]
         taken = []
         for source in self._sources(evidence):
             importers = [source, *evidence.descendants(source)] if as_packages else [source]
             targets = [f for f in forbidden if not self._overlap(source, f)]
             for importer in importers:
                 for fact in evidence.facts_of(importer):
-                    if not any(self._hits(fact, f, evidence) for f in targets):
+                    if not any(self._hits(fact, f, evidence) for f in targets) and not any(
+                        p.matches(fact.imported) for p in classes
+                    ):
                         continue
                     if self._is_ignored(fact.importer, fact.imported):
                         continue
@@ -342,7 +365,7 @@ class ForbiddenContract(Contract):
             if graph.direct_import_exists(importer=importer, imported=imported):
                 graph.remove_import(importer=importer, imported=imported)
         sources = self._sources(evidence)
-        forbidden = [f for f in self._forbidden(evidence) if f in graph.modules]
+        forbidden = [f for f in self._forbidden(evidence, graph) if f in graph.modules]
         relevant = (
             _relevant_edges(graph, sources, forbidden, as_packages) if self.allowances else set()
         )

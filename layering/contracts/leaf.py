@@ -62,7 +62,7 @@ class LeafContract(Contract):
     baseline_option = "allow"
     allowance_needs_importer = False
     options = {
-        "modules": option("patterns", "the leaf modules", required=True),
+        "modules": option("patterns_or_classes", "the leaf modules", required=True),
         "within": option(
             "raw", "the packages it may not import from, or names of a module", required=True
         ),
@@ -76,7 +76,7 @@ class LeafContract(Contract):
         if "within" in self.spec.options:
             try:
                 self.within, self.name_targets = split_modules_and_names(
-                    self.spec.options["within"]
+                    self.spec.options["within"], self.settings.module_classes
                 )
             except OptionError as error:
                 self.problem("within", f"contract '{self.name}', option 'within': {error}")

@@ -61,6 +61,8 @@ def decide_with_cache(
             [c.spec.options for c in contracts],
             chains,
             evidence.records_chain_ends,
+            # `<stdlib>` and `<third-party>` are the modules of the interpreter the code runs in.
+            sorted(settings.stdlib_modules) if settings.names_external_classes else None,
         ]
     )
     # Which modules are packages too: a module made a package (`c.py` to `c/__init__.py`) reads
