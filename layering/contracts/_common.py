@@ -18,6 +18,7 @@ from layering.domain.allowances import (
 )
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 from layering.domain.errors import Problem, did_you_mean
+from layering.domain.import_scope import COUNT, IGNORE, SCOPE_OPTIONS, ImportScope
 from layering.domain.known_chains import KnownChain, groups_of, parse_known_chain, unknown_pairs
 from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
 from layering.domain.results import (
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from layering.engine.evidence import Evidence
     from layering.engine.reach import ChainPair
 
-COMMON_OPTIONS = ("id", "name", "type", "expect", "severity")
+COMMON_OPTIONS = ("id", "name", "type", "expect", "severity", *SCOPE_OPTIONS)
 KNOWN_CHAINS = "known_chains"
 
 
@@ -259,6 +260,9 @@ class Findings:
         self.notes: tuple[str, ...] = ()
         self.items: tuple[ItemResult, ...] = ()
         self.stale: list[Violation] = []
+        self.counted_facts: dict[Edge, list[ImportFact]] = {}
+        """The statements that count of each import of the graph that some do not (the
+        contract's scope leaves the others out): what a report shows of it."""
 
     def decision(self, violations: list[Violation]) -> Decision:
         return Decision(
@@ -311,6 +315,7 @@ class Contract:
         self.notices: list[str] = []
         """What reading the options found worth a warning (a deprecated form)."""
         self.severity = self._read_severity(raw)
+        self.scope = self._read_scope(raw)
         self._read_options(raw)
         if self.takes_known_chains and KNOWN_CHAINS in raw:
             self.known_chains = self._read_known_chains(raw[KNOWN_CHAINS])
@@ -431,6 +436,40 @@ class Contract:
             )
             return Severity.ERROR
 
+    takes_scope: ClassVar[bool] = True
+    """Whether `type_checking` and `function_level` apply: not to a contract of what runs
+    (a probe, `loads`), which never counts either kind."""
+
+    def _read_scope(self, raw: dict[str, Any]) -> ImportScope:
+        """`type_checking` and `function_level`: "count" (the default) or "ignore"."""
+        counted = {}
+        for key in SCOPE_OPTIONS:
+            if key not in raw:
+                continue
+            if not self.takes_scope:
+                self.problem(
+                    key,
+                    f"contract '{self.name}': a {self.type_name} contract follows what runs when a module is imported, "
+                    "which never includes TYPE_CHECKING or function-level imports",
+                    hint=f"remove '{key}'",
+                )
+            elif raw[key] in (COUNT, IGNORE):
+                counted[key] = raw[key] == COUNT
+            else:
+                self.problem(
+                    key,
+                    f'contract \'{self.name}\': {key} takes "count" or "ignore", got {raw[key]!r}',
+                    hint=f'{key} = "ignore" leaves those imports out of this contract; the default, "count", counts them',
+                )
+        return ImportScope(**counted)
+
+    @property
+    def depends_on_source(self) -> bool:
+        """Whether the verdict depends on more of the source than the graph holds: imported
+        names, or the kind of each import statement (the files read are then keyed by their
+        content)."""
+        return self.reads_names or not self.scope.counts_every_import
+
     def graded(self, result: ContractResult) -> ContractResult:
         """`result` with the contract's severity: applied to every result however it was made
         (decided, from the cache, from probes), since it changes what the run does, not what
@@ -444,9 +483,11 @@ class Contract:
 
     def _read_options(self, raw: dict[str, Any]) -> None:
         known = set(self.options) | set(COMMON_OPTIONS)
+        if not self.takes_scope:
+            known -= set(SCOPE_OPTIONS)
         if self.takes_known_chains:
             known.add(KNOWN_CHAINS)
-        for key in sorted(set(raw) - known):
+        for key in sorted(set(raw) - known - set(SCOPE_OPTIONS)):
             self.problem(
                 key,
                 f"contract '{self.name}': unrecognized option '{key}'.{did_you_mean(key, known)}",
@@ -517,6 +558,11 @@ class Contract:
     def validate(self, evidence: Evidence) -> None:
         """Check the options against the evidence (patterns that match nothing); add problems."""
 
+    def skips(self, fact: ImportFact, found: Findings) -> bool:
+        """Whether `fact` is no finding: of a kind the contract does not count (its scope), or
+        excused by an allowance (marked as used)."""
+        return not self.scope.counts(fact) or self.excused(fact, found)
+
     def excused(self, fact: ImportFact, found: Findings) -> bool:
         """Whether an allowance excuses `fact`; each one that does is marked as used."""
         excusing = [a for a in self.allowances if a.excuses(fact)]
@@ -534,8 +580,26 @@ class Contract:
         `needs_graph`, is a graph of its own, which it may change (remove ignored imports)."""
         found = Findings()
         found.notes = self.guidance()
+        if graph is not None and not self.scope.counts_every_import:
+            found.counted_facts = self._leave_uncounted_out(evidence, graph)
         violations = self.find(evidence, found, graph)
         return found.decision(violations)
+
+    def _leave_uncounted_out(
+        self, evidence: Evidence, graph: ImportGraph
+    ) -> dict[Edge, list[ImportFact]]:
+        """Take out of `graph` each import of the package whose statements all lie outside
+        the contract's scope; the statements that count of each import some of whose do not."""
+        counted = {}
+        for importer in sorted(m for m in graph.modules if evidence.is_internal(m)):
+            for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+                facts = evidence.facts_between(importer, imported)
+                kept = [f for f in facts if self.scope.counts(f)]
+                if not kept and facts:
+                    graph.remove_import(importer=importer, imported=imported)
+                elif len(kept) < len(facts):
+                    counted[importer, imported] = kept
+        return counted
 
     def find(
         self, evidence: Evidence, found: Findings, graph: ImportGraph | None

@@ -380,6 +380,7 @@ class ImportLinterContract(Contract):
                     importer if whole else ", ".join(sorted(starts)),
                     imported if whole else ", ".join(sorted(ends)),
                     lambda _: self.violation_code,
+                    found.counted_facts,
                     ends=known_ends,
                     beside_known=bool(self.known_chains),
                 )
@@ -390,10 +391,12 @@ class ImportLinterContract(Contract):
     def link_findings(
         self,
         evidence: Evidence,
+        found: Findings,
         links: list[tuple[str, str]],
         describe: Callable[[str, str], str] = lambda a, b: "",
     ) -> list[Violation]:
-        """One finding per import statement of each (importer, imported) import-linter reported."""
+        """One finding per import statement of each (importer, imported) import-linter reported
+        (those that count, where the contract's scope leaves some out)."""
         return [
             Violation(
                 path=hop.path,
@@ -409,7 +412,9 @@ class ImportLinterContract(Contract):
                 detail=describe(importer, imported),
             )
             for importer, imported in sorted(set(links))
-            for hop in evidence.statements(importer, imported)
+            for hop in evidence.statements(
+                importer, imported, found.counted_facts.get((importer, imported))
+            )
         ]
 
 

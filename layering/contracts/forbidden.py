@@ -290,7 +290,7 @@ class ForbiddenContract(Contract):
             sorted(importers),
             self.name_targets,
             FORBIDDEN_NAME,
-            lambda fact: self.excused(fact, found),
+            lambda fact: self.skips(fact, found),
         )
 
     def warnings(self, evidence: Evidence, decision: Decision | None) -> list[str]:
@@ -314,7 +314,7 @@ class ForbiddenContract(Contract):
                         continue
                     if self._is_ignored(fact.importer, fact.imported):
                         continue
-                    if self.excused(fact, found):
+                    if self.skips(fact, found):
                         continue
                     taken.append(fact)
         return statement_violations(sorted(set(taken)), DIRECT_IMPORT) + self._unmatched_ignores(
@@ -376,7 +376,9 @@ class ForbiddenContract(Contract):
             ]
             if not candidates:
                 continue  # read the statements of an edge only when an allowance may excuse it
-            facts = evidence.facts_between(importer, imported)
+            facts = found.counted_facts.get((importer, imported)) or evidence.facts_between(
+                importer, imported
+            )
             excusing = False
             for allowance in candidates:
                 excused = [f for f in facts if allowance.excuses(f)]
@@ -397,6 +399,7 @@ class ForbiddenContract(Contract):
             if allowance not in found.used and allowance.importer is not None:
                 if matching_edges(graph, allowance.importer, allowance.module):
                     found.off_chain.add(allowance)
+        shown_facts = {**found.counted_facts, **partially_excused}
         imports = evidence.imports_of(graph)
         importers = importers_of(imports)
         violations: list[Violation] = []
@@ -432,7 +435,7 @@ class ForbiddenContract(Contract):
                         if edge[0] in source_members and edge[1] in target_members
                         else INDIRECT_IMPORT
                     ),
-                    partially_excused,
+                    shown_facts,
                     pairs,
                     beside_known=bool(self.known_chains),
                 )

@@ -241,7 +241,7 @@ class _CachedRun:
         for position, (contract, summary) in enumerate(zip(self.contracts, entry.reach)):
             if (
                 summary is None
-                or (contract.reads_names and read_whole)
+                or (contract.depends_on_source and read_whole)
                 or _names_an_importer(contract, changed)
             ):
                 continue
@@ -347,7 +347,7 @@ class _CachedRun:
             return None
         content = (
             sorted(self.evidence.modules_read())
-            if any(c.reads_names for c in self.contracts)
+            if any(c.depends_on_source for c in self.contracts)
             else []
         )
         shown = sorted(shown_paths(results))
