@@ -18,7 +18,7 @@ from layering.domain.allowances import (
 )
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 from layering.domain.errors import Problem, did_you_mean
-from layering.domain.import_scope import COUNT, IGNORE, SCOPE_OPTIONS, ImportScope
+from layering.domain.import_scope import COUNT, SCOPE_OPTIONS, SCOPE_VALUES, ImportScope
 from layering.domain.known_chains import KnownChain, groups_of, parse_known_chain, unknown_pairs
 from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
 from layering.domain.results import (
@@ -441,7 +441,8 @@ class Contract:
     (a probe, `loads`), which never counts either kind."""
 
     def _read_scope(self, raw: dict[str, Any]) -> ImportScope:
-        """`type_checking` and `function_level`: "count" (the default) or "ignore"."""
+        """`type_checking` and `function_level`: "count" (the default) or "ignore";
+        `typing_only`: "count" (the default) or "allow"."""
         counted = {}
         for key in SCOPE_OPTIONS:
             if key not in raw:
@@ -453,13 +454,14 @@ class Contract:
                     "which never includes TYPE_CHECKING or function-level imports",
                     hint=f"remove '{key}'",
                 )
-            elif raw[key] in (COUNT, IGNORE):
+            elif raw[key] in (COUNT, SCOPE_VALUES[key]):
                 counted[key] = raw[key] == COUNT
             else:
+                narrower = SCOPE_VALUES[key]
                 self.problem(
                     key,
-                    f'contract \'{self.name}\': {key} takes "count" or "ignore", got {raw[key]!r}',
-                    hint=f'{key} = "ignore" leaves those imports out of this contract; the default, "count", counts them',
+                    f'contract \'{self.name}\': {key} takes "count" or "{narrower}", got {raw[key]!r}',
+                    hint=f'{key} = "{narrower}" leaves those imports out of this contract; the default, "count", counts them',
                 )
         return ImportScope(**counted)
 
@@ -558,10 +560,10 @@ class Contract:
     def validate(self, evidence: Evidence) -> None:
         """Check the options against the evidence (patterns that match nothing); add problems."""
 
-    def skips(self, fact: ImportFact, found: Findings) -> bool:
+    def skips(self, fact: ImportFact, found: Findings, evidence: Evidence) -> bool:
         """Whether `fact` is no finding: of a kind the contract does not count (its scope), or
         excused by an allowance (marked as used)."""
-        return not self.scope.counts(fact) or self.excused(fact, found)
+        return not self.scope.counts(fact, evidence.is_typing_only) or self.excused(fact, found)
 
     def excused(self, fact: ImportFact, found: Findings) -> bool:
         """Whether an allowance excuses `fact`; each one that does is marked as used."""
@@ -594,7 +596,7 @@ class Contract:
         for importer in sorted(m for m in graph.modules if evidence.is_internal(m)):
             for imported in sorted(graph.find_modules_directly_imported_by(importer)):
                 facts = evidence.facts_between(importer, imported)
-                kept = [f for f in facts if self.scope.counts(f)]
+                kept = [f for f in facts if self.scope.counts(f, evidence.is_typing_only)]
                 if not kept and facts:
                     graph.remove_import(importer=importer, imported=imported)
                 elif len(kept) < len(facts):

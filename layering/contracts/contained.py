@@ -61,7 +61,7 @@ class ContainedContract(Contract):
                     target = fact.dotted
                     if not any(is_within(target, w) for w in within) or is_within(target, package):
                         continue
-                    if self.skips(fact, found):
+                    if self.skips(fact, found, evidence):
                         continue
                     outside.append(fact)
             violations.extend(

@@ -290,7 +290,7 @@ class ForbiddenContract(Contract):
             sorted(importers),
             self.name_targets,
             FORBIDDEN_NAME,
-            lambda fact: self.skips(fact, found),
+            lambda fact: self.skips(fact, found, evidence),
         )
 
     def warnings(self, evidence: Evidence, decision: Decision | None) -> list[str]:
@@ -314,7 +314,7 @@ class ForbiddenContract(Contract):
                         continue
                     if self._is_ignored(fact.importer, fact.imported):
                         continue
-                    if self.skips(fact, found):
+                    if self.skips(fact, found, evidence):
                         continue
                     taken.append(fact)
         return statement_violations(sorted(set(taken)), DIRECT_IMPORT) + self._unmatched_ignores(

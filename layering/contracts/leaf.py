@@ -104,7 +104,7 @@ class LeafContract(Contract):
                     continue  # a compiler directive, not an import of anything
                 if not any(p.covers(fact.imported) or p.covers(fact.dotted) for p in within):
                     continue
-                if self.skips(fact, found):
+                if self.skips(fact, found, evidence):
                     continue
                 taken.append(fact)
         violations = statement_violations(taken, LEAF_IMPORT)
@@ -115,7 +115,7 @@ class LeafContract(Contract):
                     leaves,
                     self.name_targets,
                     LEAF_IMPORT,
-                    lambda fact: self.skips(fact, found),
+                    lambda fact: self.skips(fact, found, evidence),
                 )
             )
         return violations
