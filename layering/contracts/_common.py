@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 COMMON_OPTIONS = ("id", "name", "type", "expect", "severity", *SCOPE_OPTIONS)
 KNOWN_CHAINS = "known_chains"
+UNCHECKED = "unchecked"
 
 
 class OptionError(ValueError):
@@ -561,9 +562,18 @@ class Contract:
         """Check the options against the evidence (patterns that match nothing); add problems."""
 
     def skips(self, fact: ImportFact, found: Findings, evidence: Evidence) -> bool:
-        """Whether `fact` is no finding: of a kind the contract does not count (its scope), or
-        excused by an allowance (marked as used)."""
-        return not self.scope.counts(fact, evidence.is_typing_only) or self.excused(fact, found)
+        """Whether `fact` is no finding: an import by a module the contract does not check, of a
+        kind it does not count (its scope), or excused by an allowance (marked as used)."""
+        return (
+            self.is_unchecked(fact.importer)
+            or not self.scope.counts(fact, evidence.is_typing_only)
+            or self.excused(fact, found)
+        )
+
+    def is_unchecked(self, module: str) -> bool:
+        """Whether `module` is one of `unchecked` or lies in one: a hop of the contract's
+        chains, never the importer of one of its findings."""
+        return any(p.covers(module) for p in self.values.get(UNCHECKED, ()))
 
     def excused(self, fact: ImportFact, found: Findings) -> bool:
         """Whether an allowance excuses `fact`; each one that does is marked as used."""

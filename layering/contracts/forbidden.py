@@ -94,6 +94,9 @@ class ForbiddenContract(Contract):
             "string", "error, warn or none", default="error"
         ),
         "as_packages": option("boolean", "modules are packages", default=True),
+        "unchecked": option(
+            "patterns", "modules that are hops, never the importer of a finding", default=()
+        ),
         "allow": option("raw", "known exceptions (only shrink)", default=[]),
         "broken_contract_guidance": option("text", "text shown when broken", default=""),
     }
@@ -164,6 +167,7 @@ class ForbiddenContract(Contract):
             )
         require_target_modules(self, evidence, "forbidden_names", self.name_targets)
         self.require_matches(evidence, "source_modules", self.values["source_modules"])
+        self.require_matches(evidence, "unchecked", self.values["unchecked"])
         self.require_matches(
             evidence, "forbidden_modules", self.values["forbidden_modules"], external_ok=True
         )
@@ -400,11 +404,12 @@ class ForbiddenContract(Contract):
                 if matching_edges(graph, allowance.importer, allowance.module):
                     found.off_chain.add(allowance)
         shown_facts = {**found.counted_facts, **partially_excused}
+        unchecked = {m for m in graph.modules if self.is_unchecked(m)}
         imports = evidence.imports_of(graph)
         importers = importers_of(imports)
         violations: list[Violation] = []
         for group_sources, targets in self._pairings(sources, forbidden):
-            source_members = _members_of_all(graph, group_sources, as_packages)
+            source_members = _members_of_all(graph, group_sources, as_packages) - unchecked
             target_members = _members_of_all(graph, targets, as_packages)
             reported = self.chains_to_report(
                 evidence, imports, source_members, target_members, set(), found
@@ -417,6 +422,7 @@ class ForbiddenContract(Contract):
                     excluded,
                     listed=evidence.listed_chains,
                     importers=importers,
+                    uncuttable=unchecked,
                 )
                 if not chains.cut:
                     continue

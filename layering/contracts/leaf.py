@@ -66,6 +66,9 @@ class LeafContract(Contract):
         "within": option(
             "raw", "the packages it may not import from, or names of a module", required=True
         ),
+        "unchecked": option(
+            "patterns", "modules that are hops, never the importer of a finding", default=()
+        ),
         "allow": option("raw", "the imports it may still make", default=[]),
     }
 
@@ -84,6 +87,7 @@ class LeafContract(Contract):
 
     def validate(self, evidence: Evidence) -> None:
         self.require_matches(evidence, "modules", self.values["modules"])
+        self.require_matches(evidence, "unchecked", self.values["unchecked"])
         self.require_matches(evidence, "within", self.within, external_ok=True)
         require_target_modules(self, evidence, "within", self.name_targets)
 
