@@ -438,8 +438,9 @@ class Contract:
             return Severity.ERROR
 
     takes_scope: ClassVar[bool] = True
-    """Whether `type_checking` and `function_level` apply: not to a contract of what runs
-    (a probe, `loads`), which never counts either kind."""
+    """Whether `type_checking`, `function_level` and `typing_only` apply: not to a contract of
+    what runs (a probe, `loads`), which never counts the first two and must count the third
+    (an import only annotations need still runs)."""
 
     def _read_scope(self, raw: dict[str, Any]) -> ImportScope:
         """`type_checking` and `function_level`: "count" (the default) or "ignore";
@@ -449,10 +450,14 @@ class Contract:
             if key not in raw:
                 continue
             if not self.takes_scope:
+                what = (
+                    "which runs an import only annotations need like any other"
+                    if key == "typing_only"
+                    else "which never includes TYPE_CHECKING or function-level imports"
+                )
                 self.problem(
                     key,
-                    f"contract '{self.name}': a {self.type_name} contract follows what runs when a module is imported, "
-                    "which never includes TYPE_CHECKING or function-level imports",
+                    f"contract '{self.name}': a {self.type_name} contract follows what runs when a module is imported, {what}",
                     hint=f"remove '{key}'",
                 )
             elif raw[key] in (COUNT, SCOPE_VALUES[key]):
