@@ -348,6 +348,30 @@ def _interpreter_version(path: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
+def stdlib_module_names(path: str) -> frozenset[str]:
+    """`sys.stdlib_module_names` of the interpreter at `path` (checked by `find_interpreter`),
+    asked in the probes' clean environment: what `<stdlib>` names for the code it runs."""
+    ask = "import sys; sys.stdout.write(' '.join(sorted(sys.stdlib_module_names)))"
+    try:
+        answer = subprocess.run(
+            [path, *CHILD_FLAGS, "-c", ask],
+            capture_output=True,
+            env=dict(CHILD_ENVIRONMENT),
+            timeout=INTERPRETER_CHECK_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        raise InterpreterUnusable(
+            f"did not answer within {INTERPRETER_CHECK_TIMEOUT:g} s"
+        ) from None
+    except OSError as error:
+        raise InterpreterUnusable(f"cannot be run ({error.strerror or error})") from None
+    names = answer.stdout.decode("utf-8", "replace").split()
+    if answer.returncode != 0 or not names:
+        raise InterpreterUnusable("did not say which modules its standard library holds")
+    return frozenset(names)
+
+
 def run_probes(
     requests: Sequence[ProbeRequest],
     jobs: int | None = None,

@@ -107,11 +107,11 @@ def _reason(error: BaseException) -> str:
 def parse_imports(path: str, text: str | None = None) -> list[RawImport]:
     """Every import statement of the file at `path`, in source order."""
     collector = _ImportCollector()
-    collector.visit(_parse_tree(path, text))
+    collector.visit(parse_tree(path, text))
     return collector.imports
 
 
-def _parse_tree(path: str, text: str | None) -> ast.Module:
+def parse_tree(path: str, text: str | None) -> ast.Module:
     """The file's syntax tree; SourceUnreadable, located, when it is not Python this one reads."""
     if text is None:
         text = read_source(path)
@@ -389,7 +389,7 @@ def _blank(match: re.Match[str]) -> str:
     return ("" if text.startswith("#") else "_") + "\n\0" * text.count("\n")
 
 
-def _is_type_checking_test(test: ast.expr) -> bool:
+def is_type_checking_test(test: ast.expr) -> bool:
     if isinstance(test, ast.Name):
         return test.id == "TYPE_CHECKING"
     if isinstance(test, ast.Attribute):
@@ -436,7 +436,7 @@ class _ImportCollector(ast.NodeVisitor):
         self._enter(Scope.CLASS, node.body)
 
     def visit_If(self, node: ast.If) -> None:
-        if _is_type_checking_test(node.test):
+        if is_type_checking_test(node.test):
             self._enter(Scope.TYPE_CHECKING, node.body)
             for child in node.orelse:
                 self.visit(child)
@@ -545,12 +545,12 @@ def parse_name_uses(path: str, text: str | None = None) -> list[RawNameUse]:
     of the same name in a function hides an outer alias; where a scope both imports a name and
     assigns it, the import wins (a fallback such as `except ImportError: mod = None`).
     """
-    return _NameUseFinder().find(_parse_tree(path, text))
+    return _NameUseFinder().find(parse_tree(path, text))
 
 
 def module_bindings(path: str, text: str | None = None) -> ModuleBindings:
     """The names the file binds at module level: assignments, defs, classes, imports, `global`s."""
-    tree = _parse_tree(path, text)
+    tree = parse_tree(path, text)
     names = set(_scope_bindings(tree.body))
     complete = "__getattr__" not in names
     for node in ast.walk(tree):
@@ -768,7 +768,7 @@ class _NameUseFinder:
             }
             inner = context.inner(dict(targets))
             return [(child, inner) for child in ast.iter_child_nodes(node)]
-        if isinstance(node, ast.If) and _is_type_checking_test(node.test):
+        if isinstance(node, ast.If) and is_type_checking_test(node.test):
             guarded = _Context(context.frames, (*context.scopes, Scope.TYPE_CHECKING))
             return [
                 (node.test, context),

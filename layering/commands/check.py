@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
 import gc
 import os
@@ -312,6 +313,8 @@ def check_settings(
     modules its chains join (what a baseline writes)."""
     if python is not None:
         settings = with_interpreter_path(settings, python)
+    if python is not None and settings.names_external_classes:
+        settings = _with_stdlib_of(python, settings)
     with _collector_paused():
         evidence = Evidence(
             settings,
@@ -442,6 +445,25 @@ def _decide_static(
         for w in (graph_warnings.pop(0) if c.needs_graph else other_warnings.pop(0))
     ]
     return results, cache_warnings + warnings
+
+
+def _with_stdlib_of(python: str, settings: Settings) -> Settings:
+    """`settings` whose `<stdlib>` is the standard library of `--python`, the interpreter that
+    runs the code (its modules are the stdlib there, whatever runs layering)."""
+    from layering.adapters.probe_runner import (
+        InterpreterUnusable,
+        find_interpreter,
+        stdlib_module_names,
+    )
+
+    try:
+        names = stdlib_module_names(find_interpreter(python, os.getcwd()))
+    except InterpreterUnusable as unusable:
+        raise UsageError(
+            "--python",
+            f"'{python}' {unusable}: name the bin/python of the environment the code runs in: <stdlib> is its standard library",
+        ) from None
+    return dataclasses.replace(settings, stdlib_modules=names)
 
 
 def probe_in(python: str, probe_contracts: list[Contract], settings: Settings) -> None:

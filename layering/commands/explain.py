@@ -11,8 +11,9 @@ import dataclasses
 
 from layering.commands.check import check_settings
 from layering.domain.errors import ConfigError, Problem, UsageError, closest_module
+from layering.domain.import_scope import TYPING_ONLY_MARK
 from layering.domain.patterns import is_within
-from layering.domain.results import Explanation, Verdict
+from layering.domain.results import ChainGroup, CutImport, Explanation, Hop, Verdict, Violation
 from layering.engine.config import ContractSpec, Settings
 from layering.engine.evidence import Evidence
 from layering.engine.plan import RunPlan
@@ -34,16 +35,62 @@ def explain(
         line=0,
         option_lines={},
     )
+    kept: list[object] = []
     report = check_settings(
         dataclasses.replace(settings, contracts=(question,)),
         chains=chains,
         use_cache=use_cache,
         cache_results=False,
+        kept=kept,
     )
     result = report.results[0]
     if result.verdict is Verdict.ERROR:
         raise ConfigError([Problem(settings.path, 0, v.message) for v in result.violations])
-    return Explanation(importer, imported, result.chain_groups, report.warnings)
+    evidence = kept[0]
+    assert isinstance(evidence, Evidence)
+    groups = tuple(_TypingOnlyMarks(evidence).group(g) for g in result.chain_groups)
+    return Explanation(importer, imported, groups, report.warnings)
+
+
+class _TypingOnlyMarks:
+    """Marks each statement of an explanation that only annotations not evaluated at run time
+    need (`typing-only`): a contract with `typing_only = "allow"` allows it."""
+
+    def __init__(self, evidence: Evidence) -> None:
+        self.evidence = evidence
+
+    def group(self, group: ChainGroup) -> ChainGroup:
+        return group._replace(
+            cut=tuple(self._cut(c) for c in group.cut),
+            listed=tuple(self._chain(chain) for chain in group.listed),
+        )
+
+    def _cut(self, cut: CutImport) -> CutImport:
+        return cut._replace(
+            statements=tuple(self._statement(v) for v in cut.statements),
+            example=self._chain(cut.example),
+        )
+
+    def _statement(self, violation: Violation) -> Violation:
+        marked = violation._replace(chain=self._chain(violation.chain))
+        if not self._typing_only(violation.importer, violation.imported, violation.line):
+            return marked
+        return marked._replace(qualifiers=(*violation.qualifiers, TYPING_ONLY_MARK))
+
+    def _chain(self, chain: tuple[Hop, ...]) -> tuple[Hop, ...]:
+        return tuple(
+            hop._replace(qualifiers=(*hop.qualifiers, TYPING_ONLY_MARK))
+            if self._typing_only(hop.importer, hop.imported, hop.line)
+            else hop
+            for hop in chain
+        )
+
+    def _typing_only(self, importer: str, imported: str, line: int) -> bool:
+        """Whether every name of the statement at `line` is typing-only."""
+        facts = self.evidence.facts_between(importer, imported)
+        first = {f.first_line for f in facts if f.line == line}
+        statement = [f for f in facts if f.first_line in first]
+        return bool(statement) and all(self.evidence.is_typing_only(f) for f in statement)
 
 
 def _require_modules(settings: Settings, importer: str, imported: str) -> None:

@@ -19,6 +19,7 @@ from layering.domain.allowances import (
 from layering.domain.chains import chains_and_cut
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 from layering.domain.errors import Problem, closest_module, did_you_mean, packages_among
+from layering.domain.import_scope import COUNT, SCOPE_OPTIONS, SCOPE_VALUES, ImportScope
 from layering.domain.known_chains import KnownChain, groups_of, parse_known_chain, unknown_pairs
 from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
 from layering.domain.results import (
@@ -37,13 +38,15 @@ if TYPE_CHECKING:
     from layering.adapters.grimp_graph import ImportGraph
     from layering.domain.chains import ChainsAndCut, Edge
     from layering.domain.facts import ImportFact
+    from layering.domain.module_classes import ModuleClasses
     from layering.domain.probes import ProbeOutcome, ProbeRequest
     from layering.engine.config import ContractSpec, Settings
     from layering.engine.evidence import Evidence
     from layering.engine.reach import ChainPair
 
-COMMON_OPTIONS = ("id", "name", "type", "expect", "severity")
+COMMON_OPTIONS = ("id", "name", "type", "expect", "severity", *SCOPE_OPTIONS)
 KNOWN_CHAINS = "known_chains"
+UNCHECKED = "unchecked"
 
 CANNOT_FAIL_HINT = (
     "no pattern of this option matches a module, so the contract cannot fail: fix or remove it"
@@ -94,15 +97,16 @@ def _strings(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _pattern(value: Any) -> ModulePattern:
+def _pattern(value: Any, classes: ModuleClasses | None = None) -> ModulePattern:
+    """A module pattern; with `classes`, a class of modules (`<stdlib>`) too."""
     try:
-        return ModulePattern.parse(_string(value))
+        return ModulePattern.parse(_string(value), classes)
     except ValueError as error:
         raise OptionError(str(error)) from None
 
 
-def _patterns(value: Any) -> tuple[ModulePattern, ...]:
-    patterns = tuple(_pattern(v) for v in _strings(value))
+def _patterns(value: Any, classes: ModuleClasses | None = None) -> tuple[ModulePattern, ...]:
+    patterns = tuple(_pattern(v, classes) for v in _strings(value))
     if not patterns:
         raise OptionError("expected at least one module")
     return patterns
@@ -116,9 +120,12 @@ def _module_names(value: Any) -> tuple[str, ...]:
     return names
 
 
-def parse_allowance(value: Any, importer_required: bool) -> Allowance:
+def parse_allowance(
+    value: Any, importer_required: bool, classes: ModuleClasses | None = None
+) -> Allowance:
     """`"importer -> module"`, `"module"` (when the contract names its importers), or a table
-    `{ importer = "...", module = "...", names = [...] }`."""
+    `{ importer = "...", module = "...", names = [...] }`; either side may be a class of
+    modules (`<stdlib>`) where `classes` says what is in them."""
     if isinstance(value, str):
         importer_text, arrow, module_text = value.partition("->")
         if not arrow:
@@ -127,8 +134,8 @@ def parse_allowance(value: Any, importer_required: bool) -> Allowance:
         if not importer_text and importer_required:
             raise OptionError(f"{value!r}: write 'importer -> module'")
         return Allowance(
-            module=_pattern(module_text),
-            importer=_pattern(importer_text) if importer_text else None,
+            module=_pattern(module_text, classes),
+            importer=_pattern(importer_text, classes) if importer_text else None,
         )
     if isinstance(value, dict):
         keys = ("importer", "module", "names")
@@ -150,8 +157,8 @@ def parse_allowance(value: Any, importer_required: bool) -> Allowance:
                 if not name.isidentifier() and name != "*":
                     raise OptionError(f"{name!r} is not a name")
         return Allowance(
-            module=_pattern(value["module"]),
-            importer=_pattern(value["importer"]) if "importer" in value else None,
+            module=_pattern(value["module"], classes),
+            importer=_pattern(value["importer"], classes) if "importer" in value else None,
             names=names,
         )
     raise OptionError(f"an allowance is a string or a table, got {value!r}")
@@ -188,15 +195,20 @@ def matching_edges(
 
 
 class Option(NamedTuple):
-    """A declared option: how to read it, whether it is required, its default, what it means."""
+    """A declared option: how to read it, whether it is required, its default, what it means.
+    An option that `takes_classes` is read with the run's classes of modules (`parse(value,
+    classes)`), so that `<stdlib>`, `<third-party>` and `<first-party>` stand for modules."""
 
-    parse: Callable[[Any], Any]
+    parse: Callable[..., Any]
     help: str
     required: bool = False
     default: Any = None
+    takes_classes: bool = False
 
 
 def option(kind: str, help: str, *, required: bool = False, default: Any = None) -> Option:
+    if kind == "patterns_or_classes":
+        return Option(_patterns, help, required, default, takes_classes=True)
     readers: dict[str, Callable[[Any], Any]] = {
         "string": _string,
         "text": _text,
@@ -255,6 +267,9 @@ class Findings:
         self.notes: tuple[str, ...] = ()
         self.items: tuple[ItemResult, ...] = ()
         self.stale: list[Violation] = []
+        self.counted_facts: dict[Edge, list[ImportFact]] = {}
+        """The statements that count of each import of the graph that some do not (the
+        contract's scope leaves the others out): what a report shows of it."""
 
     def decision(self, violations: list[Violation]) -> Decision:
         return Decision(
@@ -312,6 +327,7 @@ class Contract:
         self.numbered_key = ""
         """The key of a contract without an id that shares its name with an earlier one in an
         import-linter configuration (`lint-imports` checks both): its name and its place."""
+        self.scope = self._read_scope(raw)
         self._read_options(raw)
         if self.takes_known_chains and KNOWN_CHAINS in raw:
             self.known_chains = self._read_known_chains(raw[KNOWN_CHAINS])
@@ -345,18 +361,26 @@ class Contract:
         labels: tuple[str, str],
         code: Callable[[Edge], str],
         facts: dict[Edge, list[ImportFact]] | None = None,
+        uncuttable: set[str] | frozenset[str] = frozenset(),
     ) -> list[ChainGroup]:
         """The groups of chains the contract reports from `ends` (sources, targets, modules
         left out), labelled `labels` when a group is all of them, each with its cut and its
-        findings; recorded on `found`. None found: no chain joins them (or, with known chains,
-        none that no known chain names)."""
+        findings (the statements of `facts`, else those that count in the contract's scope; no
+        import of an `uncuttable` module is cut where another cut exists); recorded on `found`. None found: no chain joins them (or, with known chains, none that
+        no known chain names)."""
         sources, targets, excluded = ends
         groups = []
         for starts, finishes, left_out, pairs in self._chains_to_report(
             evidence, imports, sources, targets, excluded, found
         ):
             chains = chains_and_cut(
-                imports, starts, finishes, left_out, evidence.listed_chains, importers=importers
+                imports,
+                starts,
+                finishes,
+                left_out,
+                evidence.listed_chains,
+                importers=importers,
+                uncuttable=uncuttable,
             )
             if not chains.cut:
                 continue
@@ -367,7 +391,7 @@ class Contract:
                 labels[0] if whole else ", ".join(sorted(starts)),
                 labels[1] if whole else ", ".join(sorted(finishes)),
                 code,
-                facts,
+                found.counted_facts if facts is None else facts,
                 pairs,
                 beside_known=bool(self.known_chains),
             )
@@ -472,6 +496,47 @@ class Contract:
             )
             return Severity.ERROR
 
+    takes_scope: ClassVar[bool] = True
+    """Whether `type_checking`, `function_level` and `typing_only` apply: not to a contract of
+    what runs (a probe, `loads`), which never counts the first two and must count the third
+    (an import only annotations need still runs)."""
+
+    def _read_scope(self, raw: dict[str, Any]) -> ImportScope:
+        """`type_checking` and `function_level`: "count" (the default) or "ignore";
+        `typing_only`: "count" (the default) or "allow"."""
+        counted = {}
+        for key in SCOPE_OPTIONS:
+            if key not in raw:
+                continue
+            if not self.takes_scope:
+                what = (
+                    "which runs an import only annotations need like any other"
+                    if key == "typing_only"
+                    else "which never includes TYPE_CHECKING or function-level imports"
+                )
+                self.problem(
+                    key,
+                    f"contract '{self.name}': a {self.type_name} contract follows what runs when a module is imported, {what}",
+                    hint=f"remove '{key}'",
+                )
+            elif raw[key] in (COUNT, SCOPE_VALUES[key]):
+                counted[key] = raw[key] == COUNT
+            else:
+                narrower = SCOPE_VALUES[key]
+                self.problem(
+                    key,
+                    f'contract \'{self.name}\': {key} takes "count" or "{narrower}", got {raw[key]!r}',
+                    hint=f'{key} = "{narrower}" leaves those imports out of this contract; the default, "count", counts them',
+                )
+        return ImportScope(**counted)
+
+    @property
+    def depends_on_source(self) -> bool:
+        """Whether the verdict depends on more of the source than the graph holds: imported
+        names, or the kind of each import statement (the files read are then keyed by their
+        content)."""
+        return self.reads_names or not self.scope.counts_every_import
+
     def graded(self, result: ContractResult) -> ContractResult:
         """`result` with the contract's severity: applied to every result however it was made
         (decided, from the cache, from probes), since it changes what the run does, not what
@@ -496,9 +561,11 @@ class Contract:
 
     def _read_options(self, raw: dict[str, Any]) -> None:
         known = set(self.options) | set(COMMON_OPTIONS)
+        if not self.takes_scope:
+            known -= set(SCOPE_OPTIONS)
         if self.takes_known_chains:
             known.add(KNOWN_CHAINS)
-        for key in sorted(set(raw) - known):
+        for key in sorted(set(raw) - known - set(SCOPE_OPTIONS)):
             self.problem(
                 key,
                 f"contract '{self.name}': unrecognized option '{key}'.{did_you_mean(key, known)}",
@@ -527,7 +594,11 @@ class Contract:
                     self.values[key] = declared.default
                 continue
             try:
-                self.values[key] = declared.parse(raw[key])
+                self.values[key] = (
+                    declared.parse(raw[key], self.settings.module_classes)
+                    if declared.takes_classes
+                    else declared.parse(raw[key])
+                )
             except OptionError as error:
                 self.problem(key, f"contract '{self.name}', option '{key}': {error}")
         if "allow" in self.options and "allow" in raw:
@@ -541,7 +612,9 @@ class Contract:
         for index, entry in enumerate(raw):
             line = self.spec.line_of_entry("allow", index)
             try:
-                allowance = parse_allowance(entry, self.allowance_needs_importer)
+                allowance = parse_allowance(
+                    entry, self.allowance_needs_importer, self.settings.module_classes
+                )
             except OptionError as error:
                 self.problems.append(
                     Problem(
@@ -565,6 +638,20 @@ class Contract:
     def validate(self, evidence: Evidence) -> None:
         """Check the options against the evidence (patterns that match nothing); add problems."""
 
+    def skips(self, fact: ImportFact, found: Findings, evidence: Evidence) -> bool:
+        """Whether `fact` is no finding: an import by a module the contract does not check, of a
+        kind it does not count (its scope), or excused by an allowance (marked as used)."""
+        return (
+            self.is_unchecked(fact.importer)
+            or not self.scope.counts(fact, evidence.is_typing_only)
+            or self.excused(fact, found)
+        )
+
+    def is_unchecked(self, module: str) -> bool:
+        """Whether `module` is one of `unchecked` or lies in one: a hop of the contract's
+        chains, never the importer of one of its findings."""
+        return any(p.covers(module) for p in self.values.get(UNCHECKED, ()))
+
     def excused(self, fact: ImportFact, found: Findings) -> bool:
         """Whether an allowance excuses `fact`; each one that does is marked as used."""
         excusing = [a for a in self.allowances if a.excuses(fact)]
@@ -582,8 +669,26 @@ class Contract:
         `needs_graph`, is a graph of its own, which it may change (remove ignored imports)."""
         found = Findings()
         found.notes = self.guidance()
+        if graph is not None and not self.scope.counts_every_import:
+            found.counted_facts = self._leave_uncounted_out(evidence, graph)
         violations = self.find(evidence, found, graph)
         return found.decision(violations)
+
+    def _leave_uncounted_out(
+        self, evidence: Evidence, graph: ImportGraph
+    ) -> dict[Edge, list[ImportFact]]:
+        """Take out of `graph` each import of the package whose statements all lie outside
+        the contract's scope; the statements that count of each import some of whose do not."""
+        counted = {}
+        for importer in sorted(m for m in graph.modules if evidence.is_internal(m)):
+            for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+                facts = evidence.facts_between(importer, imported)
+                kept = [f for f in facts if self.scope.counts(f, evidence.is_typing_only)]
+                if not kept and facts:
+                    graph.remove_import(importer=importer, imported=imported)
+                elif len(kept) < len(facts):
+                    counted[importer, imported] = kept
+        return counted
 
     def find(
         self, evidence: Evidence, found: Findings, graph: ImportGraph | None
@@ -635,6 +740,8 @@ class Contract:
         for pattern in patterns:
             if evidence.expand(pattern):
                 continue
+            if external_ok and pattern.names_external_class:
+                continue  # a class of external modules: whatever is imported of it counts
             if external_ok and not evidence.is_internal(pattern.text):
                 if not evidence.is_installed(pattern.top_level):
                     self.unseen_externals.append((option, pattern))

@@ -379,10 +379,12 @@ class ImportLinterContract(Contract):
     def link_findings(
         self,
         evidence: Evidence,
+        found: Findings,
         links: list[tuple[str, str]],
         describe: Callable[[str, str], str] = lambda a, b: "",
     ) -> list[Violation]:
-        """One finding per import statement of each (importer, imported) import-linter reported."""
+        """One finding per import statement of each (importer, imported) import-linter reported
+        (those that count, where the contract's scope leaves some out)."""
         return [
             Violation(
                 path=hop.path,
@@ -398,7 +400,9 @@ class ImportLinterContract(Contract):
                 detail=describe(importer, imported),
             )
             for importer, imported in sorted(set(links))
-            for hop in evidence.statements(importer, imported)
+            for hop in evidence.statements(
+                importer, imported, found.counted_facts.get((importer, imported))
+            )
         ]
 
 

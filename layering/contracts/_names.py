@@ -19,6 +19,7 @@ from layering.domain.results import Violation
 
 if TYPE_CHECKING:
     from layering.contracts._common import Contract
+    from layering.domain.module_classes import ModuleClasses
     from layering.engine.evidence import Evidence
 
 
@@ -60,9 +61,10 @@ def parse_name_targets(value: Any) -> tuple[NameTarget, ...]:
 
 
 def split_modules_and_names(
-    value: Any,
+    value: Any, classes: ModuleClasses | None = None
 ) -> tuple[tuple[ModulePattern, ...], tuple[NameTarget, ...]]:
-    """A list that mixes module patterns (strings) and name-level tables, as `leaf`'s `within`."""
+    """A list that mixes module patterns (strings; classes of modules too, given `classes`)
+    and name-level tables, as `leaf`'s `within`."""
     entries = value if isinstance(value, list) else [value]
     if not entries:
         raise OptionError("expected at least one module")
@@ -70,7 +72,7 @@ def split_modules_and_names(
     for entry in entries:
         if isinstance(entry, str) and entry:
             try:
-                modules.append(ModulePattern.parse(entry))
+                modules.append(ModulePattern.parse(entry, classes))
             except ValueError as error:
                 raise OptionError(str(error)) from None
         elif isinstance(entry, dict):

@@ -82,6 +82,7 @@ class AcyclicSiblingsContract(ImportLinterContract):
             violations.extend(
                 self.link_findings(
                     evidence,
+                    found,
                     list(pairs),
                     lambda a, b: (
                         f": one of the imports from {pairs[a, b][0]} to {pairs[a, b][1]} that close cycles"

@@ -41,6 +41,9 @@ class ContainedContract(Contract):
     options = {
         "packages": option("pattern", "the contained packages", required=True),
         "within": option("pattern", "the enclosing package", required=True),
+        "unchecked": option(
+            "patterns", "modules that are hops, never the importer of a finding", default=()
+        ),
         "allow": option("raw", "imports excused", default=[]),
     }
 
@@ -48,6 +51,7 @@ class ContainedContract(Contract):
         if "packages" in self.values and "within" in self.values:
             self.require_matches(evidence, "packages", (self.values["packages"],))
             self.require_matches(evidence, "within", (self.values["within"],))
+        self.require_matches(evidence, "unchecked", self.values["unchecked"])
 
     def find(
         self, evidence: Evidence, found: Findings, graph: ImportGraph | None
@@ -61,7 +65,7 @@ class ContainedContract(Contract):
                     target = fact.dotted
                     if not any(is_within(target, w) for w in within) or is_within(target, package):
                         continue
-                    if self.excused(fact, found):
+                    if self.skips(fact, found, evidence):
                         continue
                     outside.append(fact)
             violations.extend(

@@ -79,8 +79,12 @@ class ForbiddenContract(Contract):
     baseline_option = "allow"
     takes_known_chains = True
     options = {
-        "source_modules": option("patterns", "modules that must not import", required=True),
-        "forbidden_modules": option("patterns", "modules they must not import", default=()),
+        "source_modules": option(
+            "patterns_or_classes", "modules that must not import", required=True
+        ),
+        "forbidden_modules": option(
+            "patterns_or_classes", "modules they must not import", default=()
+        ),
         "forbidden_names": option("raw", "names they must not take from a module", default=[]),
         "allow_indirect_imports": option("boolean", "only direct imports count", default=False),
         "ignore_imports": option("raw", "imports left out of the graph", default=[]),
@@ -88,6 +92,9 @@ class ForbiddenContract(Contract):
             "string", "error, warn or none", default="error"
         ),
         "as_packages": option("boolean", "modules are packages", default=True),
+        "unchecked": option(
+            "patterns", "modules that are hops, never the importer of a finding", default=()
+        ),
         "allow": option("raw", "known exceptions (only shrink)", default=[]),
         "broken_contract_guidance": option("text", "text shown when broken", default=""),
     }
@@ -186,6 +193,7 @@ class ForbiddenContract(Contract):
             )
         require_target_modules(self, evidence, "forbidden_names", self.name_targets)
         self.require_matches(evidence, "source_modules", self.values["source_modules"])
+        self.require_matches(evidence, "unchecked", self.values["unchecked"])
         self.require_matches(
             evidence, "forbidden_modules", self.values["forbidden_modules"], external_ok=True
         )
@@ -223,7 +231,10 @@ class ForbiddenContract(Contract):
         return starts, also
 
     def chain_pairs(self, evidence: Evidence, graph: ImportGraph) -> list[ChainPair] | None:
-        """One pair per group of sources checked against the same forbidden modules."""
+        """One pair per group of sources checked against the same forbidden modules; None for
+        a class of external modules, which an edit can add a module to (a new import of one)."""
+        if any(p.names_external_class for p in self.values["forbidden_modules"]):
+            return None
         return [
             ChainPair(tuple(sources), tuple(targets), self.values["as_packages"])
             for sources, targets in self._pairings(
@@ -242,15 +253,28 @@ class ForbiddenContract(Contract):
         return bool(self.name_targets or self.allowances)
 
     def needs_external_packages(self, evidence: Evidence) -> bool:
-        return any(not evidence.is_internal(p.text) for p in self.values["forbidden_modules"])
+        return any(
+            p.names_external_class or (not p.is_class and not evidence.is_internal(p.text))
+            for p in self.values["forbidden_modules"]
+        )
 
     def _sources(self, evidence: Evidence) -> list[str]:
         return sorted({m for p in self.values["source_modules"] for m in evidence.expand(p)})
 
-    def _forbidden(self, evidence: Evidence) -> list[str]:
+    def _forbidden(self, evidence: Evidence, graph: ImportGraph | None = None) -> list[str]:
+        """The forbidden modules: the package's that the patterns match, an external package a
+        pattern names, and those of `graph`'s external packages a class of modules holds."""
         found: set[str] = set()
         for pattern in self.values["forbidden_modules"]:
             matched = evidence.expand(pattern)
+            if pattern.names_external_class:
+                if graph is not None:
+                    found.update(
+                        m
+                        for m in graph.modules
+                        if not evidence.is_internal(m) and pattern.matches(m)
+                    )
+                continue
             found.update(matched if matched else [pattern.text])
         return sorted(found)
 
@@ -286,7 +310,7 @@ class ForbiddenContract(Contract):
             sorted(importers),
             self.name_targets,
             FORBIDDEN_NAME,
-            lambda fact: self.excused(fact, found),
+            lambda fact: self.skips(fact, found, evidence),
         )
 
     def warnings(self, evidence: Evidence, decision: Decision | None) -> list[str]:
@@ -299,20 +323,23 @@ class ForbiddenContract(Contract):
         forbidden = self._forbidden(evidence)
         matched_ignores, ignored_edges = self._ignored_anywhere(evidence)
         found.ignored_imports = len(ignored_edges)
+        classes = [p for p in self.values["forbidden_modules"] if p.names_external_class]
         taken = []
         for source in self._sources(evidence):
             importers = [source, *evidence.descendants(source)] if as_packages else [source]
             targets = [f for f in forbidden if not self._overlap(source, f)]
             for importer in importers:
                 for fact in evidence.facts_of(importer):
-                    if not any(self._hits(fact, f, evidence) for f in targets):
+                    if not any(self._hits(fact, f, evidence) for f in targets) and not any(
+                        p.matches(fact.imported) for p in classes
+                    ):
                         continue
                     if (
                         fact.importer,
                         _as_the_graph_has_it(evidence, fact.imported),
                     ) in ignored_edges:
                         continue
-                    if self.excused(fact, found):
+                    if self.skips(fact, found, evidence):
                         continue
                     taken.append(fact)
         return statement_violations(sorted(set(taken)), DIRECT_IMPORT) + self._unmatched_ignores(
@@ -365,7 +392,7 @@ class ForbiddenContract(Contract):
             if graph.direct_import_exists(importer=importer, imported=imported):
                 graph.remove_import(importer=importer, imported=imported)
         sources = self._sources(evidence)
-        forbidden = [f for f in self._forbidden(evidence) if f in graph.modules]
+        forbidden = [f for f in self._forbidden(evidence, graph) if f in graph.modules]
         relevant = (
             _relevant_edges(graph, sources, forbidden, as_packages) if self.allowances else set()
         )
@@ -376,7 +403,9 @@ class ForbiddenContract(Contract):
             ]
             if not candidates:
                 continue  # read the statements of an edge only when an allowance may excuse it
-            facts = evidence.facts_between(importer, imported)
+            facts = found.counted_facts.get((importer, imported)) or evidence.facts_between(
+                importer, imported
+            )
             excusing = False
             for allowance in candidates:
                 excused = [f for f in facts if allowance.excuses(f)]
@@ -397,11 +426,13 @@ class ForbiddenContract(Contract):
             if allowance not in found.used and allowance.importer is not None:
                 if matching_edges(graph, allowance.importer, allowance.module):
                     found.off_chain.add(allowance)
+        shown_facts = {**found.counted_facts, **partially_excused}
+        unchecked = {m for m in graph.modules if self.is_unchecked(m)}
         imports = evidence.imports_of(graph)
         importers = importers_of(imports)
         violations: list[Violation] = []
         for group_sources, targets in self._pairings(sources, forbidden):
-            source_members = _members_of_all(graph, group_sources, as_packages)
+            source_members = _members_of_all(graph, group_sources, as_packages) - unchecked
             target_members = _members_of_all(graph, targets, as_packages)
             groups = self.chain_groups_between(
                 evidence,
@@ -418,7 +449,8 @@ class ForbiddenContract(Contract):
                     if edge[0] in source_members and edge[1] in target_members
                     else INDIRECT_IMPORT
                 ),
-                partially_excused,
+                shown_facts,
+                uncuttable=unchecked,
             )
             violations.extend(v for group in groups for cut in group.cut for v in cut.statements)
         violations.extend(self._unmatched_ignores(matched_ignores, found))

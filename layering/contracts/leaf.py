@@ -62,9 +62,12 @@ class LeafContract(Contract):
     baseline_option = "allow"
     allowance_needs_importer = False
     options = {
-        "modules": option("patterns", "the leaf modules", required=True),
+        "modules": option("patterns_or_classes", "the leaf modules", required=True),
         "within": option(
             "raw", "the packages it may not import from, or names of a module", required=True
+        ),
+        "unchecked": option(
+            "patterns", "modules that are hops, never the importer of a finding", default=()
         ),
         "allow": option("raw", "the imports it may still make", default=[]),
     }
@@ -76,7 +79,7 @@ class LeafContract(Contract):
         if "within" in self.spec.options:
             try:
                 self.within, self.name_targets = split_modules_and_names(
-                    self.spec.options["within"]
+                    self.spec.options["within"], self.settings.module_classes
                 )
             except OptionError as error:
                 self.problem("within", f"contract '{self.name}', option 'within': {error}")
@@ -84,6 +87,7 @@ class LeafContract(Contract):
 
     def validate(self, evidence: Evidence) -> None:
         self.require_matches(evidence, "modules", self.values["modules"])
+        self.require_matches(evidence, "unchecked", self.values["unchecked"])
         self.require_matches(evidence, "within", self.within, external_ok=True)
         require_target_modules(self, evidence, "within", self.name_targets)
 
@@ -104,7 +108,7 @@ class LeafContract(Contract):
                     continue  # a compiler directive, not an import of anything
                 if not any(p.covers(fact.imported) or p.covers(fact.dotted) for p in within):
                     continue
-                if self.excused(fact, found):
+                if self.skips(fact, found, evidence):
                     continue
                 taken.append(fact)
         violations = statement_violations(taken, LEAF_IMPORT)
@@ -115,7 +119,7 @@ class LeafContract(Contract):
                     leaves,
                     self.name_targets,
                     LEAF_IMPORT,
-                    lambda fact: self.excused(fact, found),
+                    lambda fact: self.skips(fact, found, evidence),
                 )
             )
         return violations

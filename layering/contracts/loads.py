@@ -53,6 +53,7 @@ class LoadsContract(Contract):
     """
 
     type_name = "loads"
+    takes_scope = False
     baseline_option = "expect_loaded"
     options = {
         "modules": option("patterns", "modules whose import is followed", required=True),

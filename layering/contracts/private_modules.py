@@ -41,5 +41,6 @@ class PrivateModulesContract(ImportLinterContract):
         """Each import of a private module from outside its parent package, statement by statement."""
         return self.link_findings(
             evidence,
+            found,
             [(link["importer"], link["imported"]) for link in check.metadata["illegal_imports"]],
         )

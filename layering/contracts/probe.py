@@ -171,6 +171,7 @@ class ProbeContract(Contract):
     """
 
     type_name = "probe"
+    takes_scope = False
     runs_code = True
     baseline_option = "expect_loaded"
     options = {

@@ -75,7 +75,7 @@ class ProtectedContract(ImportLinterContract):
         """Each import of a protected module by a module not allowed to, statement by statement."""
         links = [
             (link["importer"], link["imported"])
-            for found in check.metadata["illegal_imports"]
-            for link in found.illegal_links
+            for illegal in check.metadata["illegal_imports"]
+            for link in illegal.illegal_links
         ]
-        return self.link_findings(evidence, links)
+        return self.link_findings(evidence, found, links)

@@ -61,6 +61,8 @@ def decide_with_cache(
             [c.spec.options for c in contracts],
             chains,
             evidence.records_chain_ends,
+            # `<stdlib>` and `<third-party>` are the modules of the interpreter the code runs in.
+            sorted(settings.stdlib_modules) if settings.names_external_classes else None,
         ]
     )
     # Which modules are packages too: a module made a package (`c.py` to `c/__init__.py`) reads
@@ -239,7 +241,7 @@ class _CachedRun:
         for position, (contract, summary) in enumerate(zip(self.contracts, entry.reach)):
             if (
                 summary is None
-                or (contract.reads_names and read_whole)
+                or (contract.depends_on_source and read_whole)
                 or _names_an_importer(contract, changed)
             ):
                 continue
@@ -345,7 +347,7 @@ class _CachedRun:
             return None
         content = (
             sorted(self.evidence.modules_read())
-            if any(c.reads_names for c in self.contracts)
+            if any(c.depends_on_source for c in self.contracts)
             else []
         )
         shown = sorted(shown_paths(results))

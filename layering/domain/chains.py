@@ -16,10 +16,10 @@ found), so it is stable too, and it names the imports that bring the targets in.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections import ChainMap, deque
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from collections.abc import Set as AbstractSet
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 Imports = Mapping[str, AbstractSet[str]]
 Importers = Mapping[str, AbstractSet[str]]
@@ -54,17 +54,20 @@ def chains_and_cut(
     excluded: AbstractSet[str] = frozenset(),
     listed: int = 0,
     importers: Importers | None = None,
+    uncuttable: AbstractSet[str] = frozenset(),
 ) -> ChainsAndCut:
     """The canonical chains from `sources` to `targets` (counted, `listed` of them built) and
     the minimum cut between them. A caller asking for many pairs of one graph passes its
-    `importers_of(imports)`, built once, so no pair pays for a pass over the whole graph."""
+    `importers_of(imports)`, built once, so no pair pays for a pass over the whole graph.
+    The imports of the `uncuttable` modules (hops the contract does not check) are in the cut
+    only where no cut without them exists."""
     sources = frozenset(sources) - excluded
     targets = frozenset(targets) - sources - excluded
     importers = importers if importers is not None else importers_of(imports)
     distance = _distances_to(importers, sources, targets, excluded)
     routes = _Routes(imports, sources, excluded, distance)
     useful = _useful_edges(imports, sources, targets, excluded, distance)
-    cut = _cut_nearest_targets(useful, importers, sources, targets)
+    cut = _cut_nearest_targets(useful, importers, sources, targets, uncuttable)
     if not cut:
         return ChainsAndCut(len(routes.starts), (), {}, {}, (), 0)
     example = {edge: _shortest_chain_through(useful, sources, targets, edge) for edge in cut}
@@ -206,6 +209,7 @@ def _cut_nearest_targets(
     importers: Importers,
     sources: AbstractSet[str],
     targets: AbstractSet[str],
+    uncuttable: AbstractSet[str] = frozenset(),
 ) -> list[Edge]:
     """The fewest imports whose removal leaves no chain from `sources` to `targets`, sorted.
 
@@ -215,9 +219,54 @@ def _cut_nearest_targets(
     """
     if not useful:
         return []
+    if any(m in uncuttable for m in useful):
+        useful, importers = _relayed(useful, importers, uncuttable)
     saturated = _maximum_flow(useful, sources, targets)
     near_targets = _reaching_targets(useful, importers, sources, targets, saturated)
-    return sorted((a, b) for a, b in saturated if a not in near_targets and b in near_targets)
+    return sorted(
+        {_unrelayed(a, b) for a, b in saturated if a not in near_targets and b in near_targets}
+    )
+
+
+_RELAY = "\0"
+"""Joins the parts of a relay's name (`_relayed`): no module's name holds it."""
+
+
+def _relayed(
+    useful: dict[str, list[str]], importers: Importers, uncuttable: AbstractSet[str]
+) -> tuple[dict[str, list[str]], Importers]:
+    """`useful` (and `importers`) with each import of an uncuttable module replaced by more
+    parallel relays, each a module of its own, than there are other imports: cutting one
+    costs more than cutting all of those, so a minimum cut takes it only where no cut
+    without it exists (unit capacities stay: the flow is unchanged elsewhere)."""
+    relays = 1 + sum(len(m) for importer, m in useful.items() if importer not in uncuttable)
+    relayed = dict(useful)
+    changed: dict[str, set[str]] = {}
+    for importer in sorted(m for m in useful if m in uncuttable):
+        relayed[importer] = []
+        for imported in useful[importer]:
+            into = changed.setdefault(imported, set(importers.get(imported, ())))
+            into.discard(importer)
+            for number in range(relays):
+                relay = _RELAY.join((importer, imported, str(number)))
+                relayed[importer].append(relay)
+                relayed[relay] = [imported]
+                changed[relay] = {importer}
+                into.add(relay)
+    overlay: dict[str, AbstractSet[str]] = dict(changed)
+    # ChainMap writes only to its first mapping: the graph's importers are read, never copied.
+    return relayed, ChainMap(overlay, cast("MutableMapping[str, AbstractSet[str]]", importers))
+
+
+def _unrelayed(importer: str, imported: str) -> Edge:
+    """The import a cut edge stands for: itself, or the one a relay stands in for."""
+    if _RELAY in importer:
+        start, end, _ = importer.split(_RELAY)
+        return start, end
+    if _RELAY in imported:
+        start, end, _ = imported.split(_RELAY)
+        return start, end
+    return importer, imported
 
 
 def _useful_edges(

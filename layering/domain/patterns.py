@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+
+from layering.domain.module_classes import EXTERNAL_CLASSES, MODULE_CLASSES, ModuleClasses
 
 _IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
 # A module's name part need not be an identifier: Django's migrations/0001_initial.py is the
@@ -26,15 +28,20 @@ def is_within(module: str, package: str) -> bool:
 
 @dataclass(frozen=True, order=True)
 class ModulePattern:
-    """A module name or a wildcard expression over module names."""
+    """A module name, a wildcard expression over module names, or a class of modules
+    (`<stdlib>`, `<third-party>`, `<first-party>`), which matches by the run's `classes`."""
 
     text: str
+    classes: ModuleClasses | None = field(default=None, compare=False, repr=False)
 
     @staticmethod
-    def parse(text: str) -> ModulePattern:
-        """Validate `text`; raise ValueError with what is wrong."""
+    def parse(text: str, classes: ModuleClasses | None = None) -> ModulePattern:
+        """Validate `text`; raise ValueError with what is wrong. A class of modules is accepted
+        only where `classes` says which modules are in it."""
         if not isinstance(text, str) or not text:
             raise ValueError("a module pattern must be a non-empty string")
+        if text.startswith("<"):
+            return _class_pattern(text, classes)
         segments = text.split(".")
         for segment in segments:
             if not _PATTERN_SEGMENT.match(segment):
@@ -45,8 +52,19 @@ class ModulePattern:
         return ModulePattern(text)
 
     @property
+    def is_class(self) -> bool:
+        """Whether the pattern is a class of modules (`<stdlib>`) rather than names."""
+        return self.classes is not None
+
+    @property
+    def names_external_class(self) -> bool:
+        """Whether the pattern is `<stdlib>` or `<third-party>`: modules outside the package."""
+        return self.is_class and self.text in EXTERNAL_CLASSES
+
+    @property
     def has_wildcard(self) -> bool:
-        return "*" in self.text
+        """Whether the pattern may match more than the one module its text names."""
+        return "*" in self.text or self.is_class
 
     @cached_property
     def _regex(self) -> re.Pattern[str]:
@@ -62,6 +80,8 @@ class ModulePattern:
 
     def matches(self, module: str) -> bool:
         """Whether `module` is one of the modules this pattern names."""
+        if self.classes is not None:
+            return self.classes.class_of(module) == self.text
         if not self.has_wildcard:
             return module == self.text
         return bool(self._regex.match(module))
@@ -83,3 +103,12 @@ class ModulePattern:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _class_pattern(text: str, classes: ModuleClasses | None) -> ModulePattern:
+    known = ", ".join(MODULE_CLASSES)
+    if text not in MODULE_CLASSES:
+        raise ValueError(f"{text!r} is not a class of modules: the classes are {known}")
+    if classes is None:
+        raise ValueError(f"{text!r}: a class of modules ({known}) is not accepted here")
+    return ModulePattern(text, classes)

@@ -22,6 +22,7 @@ from typing import Any
 from layering.adapters.config_lines import lines_of
 from layering.adapters.toml_text import HEADER, KEY, value_extent
 from layering.domain.errors import ConfigError, Problem, UsageError, did_you_mean
+from layering.domain.module_classes import EXTERNAL_CLASSES, ModuleClasses
 from layering.domain.patterns import ModulePattern, is_dotted_name
 
 if sys.version_info >= (3, 11):
@@ -139,6 +140,22 @@ class Settings:
     each of its made-up line numbers stands for (`engine.config_mapping`); empty for a file."""
     mapping_digest: str = ""
     """For a configuration given as a mapping: the digest of what it says (there are no bytes)."""
+    stdlib_modules: frozenset[str] = field(
+        default=frozenset(sys.stdlib_module_names), compare=False, hash=False
+    )
+    """The standard library's top-level modules, of the interpreter that runs the code (the
+    running one, or `--python`'s: `with_stdlib_of`)."""
+
+    @property
+    def module_classes(self) -> ModuleClasses:
+        """What `<first-party>`, `<stdlib>` and `<third-party>` name in this run."""
+        return ModuleClasses(self.root_packages, self.stdlib_modules)
+
+    @property
+    def names_external_classes(self) -> bool:
+        """Whether a contract names `<stdlib>` or `<third-party>`, whose modules depend on
+        which interpreter runs the code."""
+        return any(_names_external_class(spec.options) for spec in self.contracts)
 
     def excludes(self, module: str) -> bool:
         """Whether `module` is excluded: matched by an `exclude` pattern, or inside one."""
@@ -181,6 +198,16 @@ class Settings:
         """`path` relative to the configuration's directory where it lies below it."""
         relative = os.path.relpath(path, self.base_dir)
         return path if relative.startswith("..") else relative.replace(os.sep, "/")
+
+
+def _names_external_class(value: Any) -> bool:
+    if isinstance(value, str):
+        return any(name in value for name in EXTERNAL_CLASSES)
+    if isinstance(value, dict):
+        return any(_names_external_class(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_names_external_class(v) for v in value)
+    return False
 
 
 # --------------------------------------------------------------------------- discovery

@@ -27,7 +27,7 @@ from layering.adapters.package_files import (
     subpackage_files,
 )
 from layering.domain.errors import ConfigError, Problem, SourceUnreadable
-from layering.domain.facts import ImportFact
+from layering.domain.facts import ImportFact, NameUse
 from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Hop
 from layering.engine.config import Settings
@@ -86,6 +86,7 @@ class Evidence:
         self._hops: dict[tuple[str, str], list[Hop]] = {}
         """The statements of each import a report shows: several groups may show one import."""
         self._name_uses: dict[str, tuple[ImportFact, ...]] = {}
+        self._typing_only: dict[str, frozenset[tuple[int, str]]] = {}
         self._graph_warnings: list[str] = []
         """What building the graph had to say (its cache could not be used, was rebuilt)."""
 
@@ -571,6 +572,26 @@ class Evidence:
             )
         return facts
 
+    def is_typing_only(self, fact: ImportFact) -> bool:
+        """Whether `fact` is an import whose name is used, and used only, in annotations that
+        are not evaluated at run time (`adapters.typing_only`): one only type checkers need.
+        A file this Python cannot parse has none."""
+        if fact.use is not NameUse.IMPORT:
+            return False
+        if fact.importer not in self._typing_only:
+            path = self.path_of(fact.importer)
+            found: frozenset[tuple[int, str]] = frozenset()
+            if path is not None:
+                from layering.adapters.typing_only import typing_only_imports
+
+                try:
+                    found = typing_only_imports(path, self._sources.read(path))
+                except SourceUnreadable:
+                    pass
+            self._typing_only[fact.importer] = found
+        written = fact.module if fact.name is None else fact.name
+        return (fact.line, written) in self._typing_only[fact.importer]
+
     def defined_names(self, module: str) -> frozenset[str] | None:
         """The names an internal module binds at module level, its submodules included; None
         where the source cannot tell (an external module, a star import, `__getattr__`, a
@@ -622,7 +643,9 @@ class Evidence:
     def modules_read(self) -> set[str]:
         """The modules whose source this run read for import statements or names."""
         by_path = {path: module for module, path in self.package_files.files.items()}
-        read = set(self._facts) | set(self._executed) | set(self._name_uses)
+        read = (
+            set(self._facts) | set(self._executed) | set(self._name_uses) | set(self._typing_only)
+        )
         return read | {by_path[p] for p in self._statements if p in by_path}
 
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from layering.domain.import_scope import TYPING_ONLY_MARK
 from layering.domain.results import Explanation
 from layering.domain.serialization import hop_to_data
 from layering.domain.version import VERSION
@@ -21,6 +22,11 @@ def render_text(explanation: Explanation) -> str:
     lines = [f"{importer} imports {imported}:"]
     for group in explanation.groups:
         lines.extend(group_lines(group_from_cwd(group), keeps=False, titled=True, codes=False))
+    if any(TYPING_ONLY_MARK in line for line in lines):
+        lines.append(
+            f"[{TYPING_ONLY_MARK}]: the statement's names are used only in annotations that are not "
+            'evaluated at run time; a contract with typing_only = "allow" allows it'
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -334,3 +334,28 @@ def test_on_larger_graphs_the_cut_has_the_size_of_a_maximum_flow(count, seed):
     found = chains_and_cut(imports, sources, targets, excluded)
     assert not problem.connected(frozenset(found.cut))
     assert len(found.cut) == problem.maximum_flow()
+
+
+@PURE
+@given(graphs(), st.data())
+def test_uncuttable_imports_are_cut_only_where_no_other_cut_exists(graph, data):
+    """A module the contract does not check (`unchecked`) is a hop, never the importer of an
+    import of the cut, unless no cut avoids its imports; the cut is the smallest that does."""
+    imports, sources, targets, excluded = graph
+    uncuttable = (
+        frozenset(data.draw(st.lists(st.sampled_from(sorted(imports)), max_size=3, unique=True)))
+        - sources
+    )
+    found = chains_and_cut(imports, sources, targets, excluded, uncuttable=uncuttable)
+    plain = chains_and_cut(imports, sources, targets, excluded)
+    problem = Problem(*graph)
+    assert not problem.connected(frozenset(found.cut))
+    assert (found.chains, found.listed) == (plain.chains, plain.listed)
+    cuttable = sorted(e for e in problem.edges() if e[0] not in uncuttable)
+    avoidable = not problem.connected(frozenset(cuttable))
+    if avoidable:
+        assert all(importer not in uncuttable for importer, _ in found.cut), found.cut
+        for smaller in itertools.combinations(cuttable, max(len(found.cut) - 1, 0)):
+            if not found.cut:
+                break
+            assert problem.connected(frozenset(smaller)), f"{smaller} is smaller than {found.cut}"
