@@ -12,8 +12,16 @@ import dataclasses
 from layering.commands.check import check_settings
 from layering.domain.errors import ConfigError, Problem, UsageError, closest_module
 from layering.domain.import_scope import TYPING_ONLY_MARK
-from layering.domain.patterns import is_within
-from layering.domain.results import ChainGroup, CutImport, Explanation, Hop, Verdict, Violation
+from layering.domain.patterns import ModulePattern, is_within
+from layering.domain.results import (
+    ChainGroup,
+    ContractCount,
+    CutImport,
+    Explanation,
+    Hop,
+    Verdict,
+    Violation,
+)
 from layering.engine.config import ContractSpec, Settings
 from layering.engine.evidence import Evidence
 from layering.engine.plan import RunPlan
@@ -49,7 +57,95 @@ def explain(
     evidence = kept[0]
     assert isinstance(evidence, Evidence)
     groups = tuple(_TypingOnlyMarks(evidence).group(g) for g in result.chain_groups)
-    return Explanation(importer, imported, groups, report.warnings)
+    counted = sum(group.chains for group in groups)
+    return Explanation(
+        importer,
+        imported,
+        groups,
+        report.warnings,
+        _contracts_counting_otherwise(settings, importer, imported, counted, use_cache),
+    )
+
+
+# The options of a forbidden contract that leave chains out of what it counts, and what each
+# does, for `_contracts_counting_otherwise`'s reasons.
+_LEAVING_OUT = {
+    "type_checking": ("ignore", 'leaves out TYPE_CHECKING imports (type_checking = "ignore")'),
+    "function_level": ("ignore", 'leaves out imports in functions (function_level = "ignore")'),
+    "typing_only": ("allow", 'allows typing-only imports (typing_only = "allow")'),
+    "as_packages": (
+        False,
+        "counts the named modules alone, not their submodules (as_packages = false)",
+    ),
+}
+
+
+def _contracts_counting_otherwise(
+    settings: Settings, importer: str, imported: str, counted: int, use_cache: bool
+) -> tuple[ContractCount, ...]:
+    """The configuration's forbidden contracts (with chains) that ask this question, from a
+    module covering `importer` to one covering `imported`, and count other than `counted`
+    chains between the two, each with why: what the contract excuses or leaves out."""
+    counts = []
+    for spec in settings.contracts:
+        options = spec.options
+        if options.get("type") != "forbidden" or options.get("allow_indirect_imports"):
+            continue
+        if not (
+            _covered(options.get("source_modules"), importer)
+            and _covered(options.get("forbidden_modules"), imported)
+        ):
+            continue
+        narrowed = dataclasses.replace(
+            spec,
+            options={
+                **{k: v for k, v in options.items() if k not in ("expect", "severity")},
+                "source_modules": [importer],
+                "forbidden_modules": [imported],
+            },
+        )
+        try:
+            report = check_settings(
+                dataclasses.replace(settings, contracts=(narrowed,)),
+                use_cache=use_cache,
+                cache_results=False,
+            )
+        except ConfigError:
+            continue
+        result = report.results[0]
+        if result.verdict is Verdict.ERROR:
+            continue
+        chains = sum(group.chains for group in result.chain_groups)
+        if chains == counted:
+            continue
+        reasons = []
+        if result.allowances_used:
+            excused = "the rest" if chains else "them"
+            reasons.append(f"its allowances excuse {excused} ({result.allowances_used} in use)")
+        if result.ignored_imports:
+            reasons.append(f"its ignore_imports take out {result.ignored_imports} imports")
+        reasons.extend(
+            said for key, (value, said) in _LEAVING_OUT.items() if options.get(key) == value
+        )
+        if options.get("unchecked"):
+            reasons.append("its unchecked modules are never the importer of a finding")
+        label = options.get("id") or options.get("name") or f"#{spec.index + 1}"
+        counts.append(ContractCount(str(label), chains, tuple(reasons)))
+    return tuple(counts)
+
+
+def _covered(patterns: object, module: str) -> bool:
+    """Whether a pattern of the option names `module` or a package holding it."""
+    entries = patterns if isinstance(patterns, list) else [patterns]
+    for entry in entries:
+        if not isinstance(entry, str):
+            continue
+        try:
+            if ModulePattern.parse(entry.strip()).covers(module):
+                return True
+        except ValueError:
+            continue
+    return False
 
 
 class _TypingOnlyMarks:

@@ -248,6 +248,15 @@ class RunReport(NamedTuple):
         return sum(1 for r in self.results if r.warns)
 
 
+class ContractCount(NamedTuple):
+    """How many of an explanation's chains a contract of the configuration counts, where that
+    differs, and why (`reasons`: what it excuses or leaves out)."""
+
+    contract: str
+    chains: int
+    reasons: tuple[str, ...]
+
+
 class Explanation(NamedTuple):
     """The chains from `importer` (and its submodules) to `imported` (and its submodules)."""
 
@@ -256,6 +265,8 @@ class Explanation(NamedTuple):
     groups: tuple[ChainGroup, ...]
     warnings: tuple[str, ...] = ()
     """What the run had to say besides (its cache could not be used, two files claim a module)."""
+    contracts: tuple[ContractCount, ...] = ()
+    """The configuration's contracts that ask this question and count other chains."""
 
     @property
     def imports(self) -> bool:

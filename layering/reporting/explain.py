@@ -22,6 +22,14 @@ def render_text(explanation: Explanation) -> str:
     lines = [f"{importer} imports {imported}:"]
     for group in explanation.groups:
         lines.extend(group_lines(group_from_cwd(group), keeps=False, titled=True, codes=False))
+    total = sum(group.chains for group in explanation.groups)
+    for count in explanation.contracts:
+        why = "; ".join(count.reasons) or "it reads the graph as its options say"
+        lines.append(
+            f"contract '{count.contract}' counts "
+            + (f"{count.chains} of these {total} chains" if count.chains else "none of them")
+            + f": {why}"
+        )
     if any(TYPING_ONLY_MARK in line for line in lines):
         lines.append(
             f"[{TYPING_ONLY_MARK}]: the statement's names are used only in annotations that are not "
@@ -39,6 +47,10 @@ def render_json(explanation: Explanation) -> str:
         "imports": explanation.imports,
         "chains": sum(group.chains for group in explanation.groups),
         "cut": [entry for group in explanation.groups for entry in cut_entries(group)],
+        "contracts": [
+            {"contract": c.contract, "chains": c.chains, "reasons": list(c.reasons)}
+            for c in explanation.contracts
+        ],
         "listed": [
             [hop_to_data(hop) for hop in chain]
             for group in explanation.groups

@@ -95,3 +95,59 @@ def test_bad_modules_are_usage_errors_with_a_suggestion(project):
     assert as_json.returncode == 2 and json.loads(as_json.stdout)["errors"]
     for run in (typo, overlap, as_json):
         assert "Traceback" not in run.stderr
+
+
+CONTRACT = """
+[[contracts]]
+id = "domain-no-db"
+name = "The domain never reaches the database"
+type = "forbidden"
+source_modules = ["shop.domain"]
+forbidden_modules = ["shop.db"]
+"""
+
+
+def test_explain_says_why_a_contract_counts_fewer_of_its_chains(project):
+    # The two chains explain shows: one through a TYPE_CHECKING import, one through an import in
+    # a function. The contract leaves the first out and excuses the second: it counts neither,
+    # and explain says so, with the reasons; a contract that counts them all is not named.
+    project.write(
+        {
+            **FILES,
+            "contracts.toml": 'root_packages = ["shop"]\n'
+            + CONTRACT
+            + 'type_checking = "ignore"\nallow = ["shop.util.text -> shop.db.models"]\n'
+            + CONTRACT.replace("domain-no-db", "as-written"),
+        }
+    )
+    run = project.layering("explain", "shop.domain", "shop.db", "--chains", "0")
+    assert run.returncode == 0, run.stderr
+    said = [line for line in run.stdout.splitlines() if line.startswith("contract ")]
+    assert said == [
+        "contract 'domain-no-db' counts none of them: its allowances excuse them (1 in use);"
+        ' leaves out TYPE_CHECKING imports (type_checking = "ignore")'
+    ]
+    check = project.layering("check", "--contract", "domain-no-db")
+    assert check.returncode == 0, check.stdout
+    assert "KEPT (1 allowance in use)" in check.stdout
+    document = json.loads(
+        project.layering("explain", "shop.domain", "shop.db", "--format", "json").stdout
+    )
+    assert document["chains"] == 2
+    assert document["contracts"] == [
+        {
+            "contract": "domain-no-db",
+            "chains": 0,
+            "reasons": [
+                "its allowances excuse them (1 in use)",
+                'leaves out TYPE_CHECKING imports (type_checking = "ignore")',
+            ],
+        }
+    ]
+
+
+def test_explain_names_no_contract_that_counts_what_it_shows(project):
+    project.write({**FILES, "contracts.toml": 'root_packages = ["shop"]\n' + CONTRACT})
+    run = project.layering("explain", "shop.domain", "shop.db")
+    assert run.returncode == 0, run.stderr
+    assert not [line for line in run.stdout.splitlines() if line.startswith("contract ")]
