@@ -94,7 +94,9 @@ def test_a_module_deleted_after_the_walk_stops_the_run_with_a_located_error(tmp_
 
 def cli(root: Path, *args: str, **options) -> subprocess.Popen:
     """`layering ARGS` in `root`, in a process group of its own (a terminal's Ctrl-C reaches the
-    whole group: the run and the cache builder it forks)."""
+    whole group: the run and the cache builder it forks), with Ctrl-C's default disposition: a
+    suite started in the background by a shell without job control inherits SIGINT ignored,
+    which a run then rightly keeps ignoring, as a terminal's foreground command never does."""
     return subprocess.Popen(
         [sys.executable, "-m", "layering", *args],
         cwd=root,
@@ -103,6 +105,7 @@ def cli(root: Path, *args: str, **options) -> subprocess.Popen:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         **options,
     )
 
