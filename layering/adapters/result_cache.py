@@ -31,7 +31,7 @@ from typing import Any, NamedTuple, TypedDict
 
 from layering.adapters.package_files import RACY_NS, PackageFiles, stamp_of
 
-FORMAT = 12
+FORMAT = 13
 MANIFEST = "manifest.marshal"
 RESULTS_SUFFIX = ".marshal"
 MARSHAL_VERSION = 4

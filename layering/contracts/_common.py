@@ -7,6 +7,7 @@ shows a config example; it declares its options as `Option`s and implements `eva
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from layering.domain.allowances import (
@@ -16,7 +17,7 @@ from layering.domain.allowances import (
     unused,
     unused_names,
 )
-from layering.domain.chains import chains_and_cut
+from layering.domain.chains import Question, chains_and_cut, contract_cut
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 from layering.domain.errors import Problem, closest_module, did_you_mean, packages_among
 from layering.domain.import_scope import COUNT, SCOPE_OPTIONS, SCOPE_VALUES, ImportScope
@@ -26,6 +27,7 @@ from layering.domain.results import (
     ChainGroup,
     ContractResult,
     CutImport,
+    Hop,
     ItemResult,
     Severity,
     StaleEntry,
@@ -248,6 +250,9 @@ class Decision(NamedTuple):
     items: tuple[ItemResult, ...] = ()
     stale: tuple[Violation, ...] = ()
     """Findings of items that are stale (a module in `expect_loaded` that loads nothing now)."""
+    cut: tuple[Hop, ...] = ()
+    """Of a contract with several groups of chains, the statements of the imports that cut
+    them all together (`chains.contract_cut`)."""
 
 
 class Findings:
@@ -270,9 +275,19 @@ class Findings:
         self.counted_facts: dict[Edge, list[ImportFact]] = {}
         """The statements that count of each import of the graph that some do not (the
         contract's scope leaves the others out): what a report shows of it."""
+        self.questions: list[tuple[Question, tuple[Edge, ...]]] = []
+        """Each group of chains reported, as the question it answers, with its cut."""
+        self.imports: Mapping[str, Any] = {}
+        self.importers: Mapping[str, Any] = {}
+        """The graph the questions were asked of, its imports and their reverse."""
+        self.uncuttable: AbstractSet[str] = frozenset()
+        self.cut: tuple[Hop, ...] = ()
+        """The statements of the imports that cut every group of chains together, where
+        there are several groups (`chains.contract_cut`)."""
 
     def decision(self, violations: list[Violation]) -> Decision:
         return Decision(
+            cut=self.cut,
             violations=tuple(violations),
             used=frozenset(self.used),
             chain_groups=tuple(self.chain_groups),
@@ -396,6 +411,13 @@ class Contract:
                 beside_known=bool(self.known_chains),
             )
             found.chain_groups.append(group)
+            found.questions.append(
+                (
+                    Question(starts, finishes, left_out),
+                    tuple((c.importer, c.imported) for c in group.cut),
+                )
+            )
+            found.imports, found.importers, found.uncuttable = imports, importers, uncuttable
             groups.append(group)
         return groups
 
@@ -672,6 +694,16 @@ class Contract:
         if graph is not None and not self.scope.counts_every_import:
             found.counted_facts = self._leave_uncounted_out(evidence, graph)
         violations = self.find(evidence, found, graph)
+        if len(found.questions) > 1:
+            found.cut = tuple(
+                hop
+                for importer, imported in contract_cut(
+                    found.imports, found.importers, found.questions, found.uncuttable
+                )
+                for hop in evidence.statements(
+                    importer, imported, found.counted_facts.get((importer, imported))
+                )
+            )
         return found.decision(violations)
 
     def _leave_uncounted_out(
@@ -916,6 +948,7 @@ class Contract:
             items=decision.items,
             stale=tuple(sorted(stale_entries, key=lambda e: (e.option, e.position or 0))),
             chain_groups=decision.chain_groups,
+            cut=decision.cut,
             ignored_imports=decision.ignored_imports,
             allowances_used=len({u for u in decision.used if isinstance(u, Allowance)})
             + len(decision.known_used)

@@ -656,3 +656,73 @@ def _interior_reach(
                 for member in component:
                     reach[member] = bits
     return reach
+
+
+class Question(NamedTuple):
+    """One group of chains a contract asks about: from `sources` to `targets`, the `excluded`
+    modules never on a chain (as `chains_and_cut` takes them)."""
+
+    sources: AbstractSet[str]
+    targets: AbstractSet[str]
+    excluded: AbstractSet[str]
+
+
+def joined(
+    importers: Importers, question: Question, removed: AbstractSet[Edge] = frozenset()
+) -> bool:
+    """Whether a chain of `question` is left once the imports `removed` are gone."""
+    sources = frozenset(question.sources) - question.excluded
+    targets = frozenset(question.targets) - sources - question.excluded
+    reached = set(targets)
+    frontier = list(targets)
+    while frontier:
+        module = frontier.pop()
+        for importer in importers.get(module, ()):
+            if importer in reached or (importer, module) in removed:
+                continue
+            if importer in sources:
+                return True
+            if importer in question.excluded:
+                continue
+            reached.add(importer)
+            frontier.append(importer)
+    return False
+
+
+def contract_cut(
+    imports: Imports,
+    importers: Importers,
+    questions: Iterable[tuple[Question, Iterable[Edge]]],
+    uncuttable: AbstractSet[str] = frozenset(),
+) -> tuple[Edge, ...]:
+    """One cut for a contract that asks several questions, each with its own cut: the fewest of
+    the union of their cuts and the cuts of the questions merged where they share their sources
+    (or their targets), one minimum cut per merged question, where that cuts every question's
+    chains. Never larger than the union; smaller where one import cuts the chains of several
+    questions, as one import a whole contract's chains run through. Sorted. Each candidate
+    costs a cut per merged question and one walk per question (never one per import)."""
+    asked = [(question, tuple(cut)) for question, cut in questions]
+    union = sorted({edge for _, cut in asked for edge in cut})
+    best = set(union)
+    for side in ("sources", "targets"):
+        merged: dict[frozenset[str], list[Question]] = {}
+        for question, _ in asked:
+            merged.setdefault(frozenset(getattr(question, side)), []).append(question)
+        if len(merged) == len(asked):
+            continue  # no two questions share that side
+        candidate: set[Edge] = set()
+        for shared, group in merged.items():
+            other = "targets" if side == "sources" else "sources"
+            others = frozenset().union(*(getattr(q, other) for q in group))
+            # What every question of the group leaves out, less what the group now reaches.
+            excluded = frozenset.intersection(*(frozenset(q.excluded) for q in group)) - others
+            sources, targets = (shared, others) if side == "sources" else (others, shared)
+            found = chains_and_cut(
+                imports, sources, targets, excluded, importers=importers, uncuttable=uncuttable
+            )
+            candidate.update(found.cut)
+        if any(joined(importers, q, candidate) for q, _ in asked):
+            continue  # merging let a chain through (one that ran through another target)
+        if len(candidate) < len(best):
+            best = candidate
+    return tuple(sorted(best))

@@ -179,6 +179,10 @@ class ContractResult(NamedTuple):
     items: tuple[ItemResult, ...] = ()
     stale: tuple[StaleEntry, ...] = ()
     chain_groups: tuple[ChainGroup, ...] = ()
+    cut: tuple[Hop, ...] = ()
+    """Of a contract with several groups of chains: the statements of the imports that cut
+    them all together, never more imports than the groups' cuts hold, fewer where one import
+    cuts the chains of several groups; empty for one group (its cut is the contract's)."""
     ignored_imports: int = 0
     allowances_used: int = 0
     """The contract's debt today: its `allow`, `known_chains` and `expect_loaded` entries that

@@ -60,6 +60,7 @@ def result_to_data(result: ContractResult) -> dict[str, Any]:
         "source_line": result.source_line,
         "stale": [[e.option, e.position, e.text, e.name] for e in result.stale],
         "chain_groups": [group_to_data(g) for g in result.chain_groups],
+        "cut": [hop_to_data(hop) for hop in result.cut],
         "ignored_imports": result.ignored_imports,
         "allowances_used": result.allowances_used,
         "items": [
@@ -167,6 +168,7 @@ def result_from_data(data: dict[str, Any]) -> ContractResult:
         ),
         stale=tuple(StaleEntry(*entry) for entry in data["stale"]),
         chain_groups=tuple(_group(g) for g in data["chain_groups"]),
+        cut=tuple(_hop(hop) for hop in data["cut"]),
         ignored_imports=data["ignored_imports"],
         allowances_used=data["allowances_used"],
     )

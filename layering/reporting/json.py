@@ -98,6 +98,7 @@ def _contract(result: ContractResult) -> dict[str, Any]:
             for e in result.stale
         ],
         "cut": [entry for group in result.chain_groups for entry in cut_entries(group)],
+        "contract_cut": [hop_to_data(hop) for hop in result.cut],
         "chain_groups": [
             {
                 "source": group.source,

@@ -151,6 +151,7 @@ def violation_lines(result: ContractResult, shown: int = CUT_SHOWN) -> list[str]
         lines.append(
             f"  Removing the {_count(total, 'import')} {where} {'keeps the contract' if only_chains else 'cuts every chain'}."
         )
+    lines.extend(_fewer_lines(result, only_chains, shown))
     for violation in result.violations:
         if violation in in_groups:
             continue
@@ -164,6 +165,38 @@ def violation_lines(result: ContractResult, shown: int = CUT_SHOWN) -> list[str]
                 lines.append(f"    {hop.render()}")
     for note in result.notes:
         lines.extend(f"  {line}" for line in note.splitlines())
+    return lines
+
+
+def _fewer_lines(result: ContractResult, keeps: bool, shown: int) -> list[str]:
+    """Where fewer imports than the groups' cuts hold cut every chain of the contract (one
+    import cuts the chains of several groups): those, the first `shown`, each at its first
+    statement; said where they are a handful or a quarter fewer at least."""
+    union = {(cut.importer, cut.imported) for group in result.chain_groups for cut in group.cut}
+    statements: dict[tuple[str, str], list[Hop]] = {}
+    for hop in result.cut:
+        statements.setdefault((hop.importer, hop.imported), []).append(hop)
+    if not statements or len(statements) >= len(union):
+        return []
+    if len(statements) > shown and 4 * len(statements) > 3 * len(union):
+        return []  # a few fewer of many: the JSON says which, the report stays short
+    these = "this import" if len(statements) == 1 else f"these {len(statements)} imports"
+    outcome = "keeps the contract" if keeps else "cuts every chain"
+    lines = [f"  Fewer do: removing {these} {outcome}:"]
+    limit = shown
+    for hops in list(statements.values())[:limit]:
+        lines.append(f"  {hops[0].render()}")
+        if len(hops) > 1:
+            at = ", ".join(str(hop.line) for hop in hops[1:BY_IMPORT])
+            etc = ", ..." if len(hops) > BY_IMPORT else ""
+            lines.append(
+                f"    and {_count(len(hops) - 1, 'more statement')} of this import, at lines"
+                f" {at}{etc}"
+            )
+    if len(statements) > limit:
+        lines.append(
+            f"  ... and {_count(len(statements) - limit, 'more import')} (--chains all to list them)"
+        )
     return lines
 
 
