@@ -873,6 +873,12 @@ def _init_parser(commands) -> None:
         help="write nothing: say how today's contracts differ from what init proposes",
     )
     init.add_argument(
+        "--baseline",
+        action="store_true",
+        help="children in an import cycle get layers of their own, today's upward imports "
+        "excused as `layering baseline` excuses them (known_chains), instead of sharing a layer",
+    )
+    init.add_argument(
         "--depth",
         type=_depth,
         metavar="N",
@@ -887,6 +893,8 @@ def _init_parser(commands) -> None:
 
 
 def _init(arguments: argparse.Namespace) -> int:
+    import datetime
+
     from layering.commands import init
     from layering.engine.config import locate_settings
     from layering.reporting import inferred
@@ -903,9 +911,14 @@ def _init(arguments: argparse.Namespace) -> int:
     path = init.target_path(base, arguments.pyproject)
     if not arguments.force:
         init.refuse_overwrite(path, arguments.pyproject)
-    proposal = init.propose(package, base, arguments.depth)
+    proposal = init.propose(package, base, arguments.depth, apart=arguments.baseline)
     init.write_proposal(
-        path, inferred.render_config(proposal, arguments.pyproject), arguments.pyproject
+        path,
+        inferred.render_config(proposal, arguments.pyproject),
+        arguments.pyproject,
+        comment=f"init --baseline {datetime.date.today().isoformat()}"
+        if arguments.baseline
+        else "",
     )
     _out(inferred.render_summary(proposal, _text().relative_path(path)))
     return 0

@@ -34,9 +34,10 @@ from layering.engine.evidence import Evidence
 from layering.engine.plan import RunPlan
 
 
-def propose(package: str, base_dir: str, depth: int = 2) -> Proposal:
+def propose(package: str, base_dir: str, depth: int = 2, apart: bool = False) -> Proposal:
     """The contracts for `package` (found from `base_dir` as `check` finds a root package) and
-    its subpackages down to `depth` name components below it, counting itself as 1."""
+    its subpackages down to `depth` name components below it, counting itself as 1; with
+    `apart`, children in an import cycle get layers of their own (`infer`)."""
     if not is_dotted_name(package):
         raise ConfigError(Problem("PACKAGE", 0, f"'{package}' is not a package name"))
     settings = settings_from_mapping({"root_packages": [package]}, base_dir)
@@ -54,7 +55,7 @@ def propose(package: str, base_dir: str, depth: int = 2) -> Proposal:
         if parent.count(".") >= top:
             continue
         children = sorted({m for m in imports if m.rpartition(".")[0] == parent})
-        found = infer(parent, children_reach(parent, children, imports))
+        found = infer(parent, children_reach(parent, children, imports), apart)
         if isinstance(found, InferredContract):
             contracts.append(found)
         elif isinstance(found, PassedOver):
@@ -88,10 +89,14 @@ def refuse_overwrite(path: str, pyproject: bool) -> None:
         )
 
 
-def write_proposal(path: str, text: str, pyproject: bool) -> RunReport:
+def write_proposal(path: str, text: str, pyproject: bool, comment: str = "") -> RunReport:
     """Check the configuration `text` (what `path` will hold), then write it atomically; the
-    check's report. A configuration that would not be kept is not written (a ConfigError)."""
+    check's report. A configuration that would not be kept is not written (a ConfigError).
+    With a `comment`, today's findings are baselined first (`layering baseline`, its entries
+    marked by the comment), and the file is written only if that keeps every contract."""
     full = _pyproject_text(path, text) if pyproject else text
+    if comment:
+        return _write_baselined(path, full, comment)
     settings = settings_from_text(path, full)
     report = check_settings(settings, (), ProbeSelection.STATIC, use_cache=False)
     if report.exit_code != 0:
@@ -108,6 +113,49 @@ def write_proposal(path: str, text: str, pyproject: bool) -> RunReport:
     except EditFailed as failure:
         raise ConfigError(Problem(path, 0, str(failure))) from None
     return report
+
+
+def _write_baselined(path: str, full: str, comment: str) -> RunReport:
+    """Write `full` to `path`, baseline it, and check it: the file as it was before (or none)
+    wherever the result would not be kept."""
+    from layering.commands.baseline import baseline
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            before: str | None = handle.read()
+    except FileNotFoundError:
+        before = None
+    try:
+        write_atomically(path, full)
+        outcome = baseline(settings_from_text(path, full), comment, (), ProbeSelection.STATIC)
+        if outcome.text is None and outcome.added:
+            raise ConfigError(
+                Problem(
+                    path,
+                    0,
+                    "today's findings of the proposed contracts cannot all be baselined, so nothing was written",
+                    hint="run init without --baseline: its contracts are kept as they are",
+                )
+            )
+        with open(path, encoding="utf-8") as handle:
+            settings = settings_from_text(path, handle.read())
+        report = check_settings(settings, (), ProbeSelection.STATIC, use_cache=False)
+        if report.exit_code != 0:
+            raise ConfigError(
+                Problem(
+                    path,
+                    0,
+                    "the proposed contracts are not kept on today's code, even baselined, so nothing was written",
+                    hint="please report this: init proposes only contracts today's imports keep",
+                )
+            )
+        return report
+    except BaseException:
+        if before is None:
+            os.remove(path)
+        else:
+            write_atomically(path, before)
+        raise
 
 
 def _pyproject_text(path: str, table: str) -> str:

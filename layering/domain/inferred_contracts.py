@@ -33,13 +33,16 @@ class InferredLayer:
 @dataclass(frozen=True)
 class InferredContract:
     """A contract proposed for `package`, and why: `reaches` counts the pairs of children one of
-    which reaches the other (what the order rests on)."""
+    which reaches another below it (what the order rests on)."""
 
     package: str
     type_name: str
     layers: tuple[InferredLayer, ...] = ()
     modules: tuple[str, ...] = ()
     reaches: int = 0
+    upward: int = 0
+    """The pairs of children one of which reaches one above it today (only where import cycles
+    were kept apart: a baseline excuses them)."""
 
     @property
     def contract_id(self) -> str:
@@ -79,10 +82,12 @@ class Difference:
 
 
 def infer(
-    package: str, reach: Mapping[str, frozenset[str]]
+    package: str, reach: Mapping[str, frozenset[str]], apart: bool = False
 ) -> InferredContract | PassedOver | None:
     """The contract the reach between `package`'s children (child -> the children it reaches)
-    justifies; None for a package of fewer than two children."""
+    justifies; None for a package of fewer than two children. With `apart`, children in an
+    import cycle do not share a layer: each gets one of its own, in the order with the fewest
+    children reaching upwards (`_apart`), today's upward reach to be excused (a baseline)."""
     children = sorted(reach)
     if len(children) < 2:
         return None
@@ -90,7 +95,7 @@ def infer(
     if not pairs:
         return InferredContract(package, "independence", modules=tuple(children))
     components = _strongly_connected(children, reach)
-    if len(components) == 1:
+    if len(components) == 1 and not apart:
         return PassedOver(
             package, f"its {len(children)} children all import each other (an import cycle)"
         )
@@ -110,7 +115,7 @@ def infer(
     levels: dict[int, list[int]] = {}
     for component in range(len(components)):
         levels.setdefault(level_of(component), []).append(component)
-    if len(levels) == 1:
+    if len(levels) == 1 and not apart:
         cycles = sum(1 for c in components if len(c) > 1)
         return PassedOver(
             package,
@@ -119,10 +124,45 @@ def infer(
         )
     layers = []
     for height in sorted(levels, reverse=True):
+        if apart:
+            layers.extend(_apart([components[c] for c in levels[height]], reach))
+            continue
         members = sorted(m for c in levels[height] for m in components[c])
         cyclic = any(len(components[c]) > 1 for c in levels[height])
         layers.append(InferredLayer(tuple(members), cyclic))
-    return InferredContract(package, "layers", layers=tuple(layers), reaches=pairs)
+    upward = sum(
+        1
+        for i, layer in enumerate(layers)
+        for child in layer.modules
+        for above in layers[:i]
+        for other in above.modules
+        if other in reach[child]
+    )
+    return InferredContract(
+        package, "layers", layers=tuple(layers), reaches=pairs - upward, upward=upward
+    )
+
+
+def _apart(
+    components: list[tuple[str, ...]], reach: Mapping[str, frozenset[str]]
+) -> list[InferredLayer]:
+    """The layers of one level whose import cycles stay apart, highest first: each cycle's
+    children one per layer, the child that reaches the fewest of the rest lowest; the i-th
+    layer holds the i-th child of each cycle, and the first the children in no cycle too
+    (children of different components of a level reach none of each other: `a | b`)."""
+    orders = []
+    for component in components:
+        rest, lowest_first = set(component), []
+        while rest:
+            lowest = min(rest, key=lambda child: (len(reach[child] & rest), child))
+            lowest_first.append(lowest)
+            rest.discard(lowest)
+        orders.append(lowest_first[::-1])
+    layers = []
+    for depth in range(max(len(order) for order in orders)):
+        members = sorted(order[depth] for order in orders if len(order) > depth)
+        layers.append(InferredLayer(tuple(members)))
+    return layers
 
 
 def _strongly_connected(

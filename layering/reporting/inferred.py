@@ -28,7 +28,11 @@ def _contract_lines(contract: InferredContract, header: str) -> list[str]:
         lines += [
             f"name = {_string(f'The children of {contract.package}, in the order their imports admit')}",
             'type = "layers"',
-            f"# Today {contract.reaches} pairs of children import downwards (directly or not), none upwards.",
+            f"# Today {contract.reaches} pairs of children import downwards (directly or not), none upwards."
+            if not contract.upward
+            else f"# Today {contract.reaches} pairs of children import downwards (directly or not), and"
+            f" {contract.upward} upwards:\n# children in import cycles kept apart, their upward chains"
+            " known (known_chains, below), to go.",
             "layers = [",
             *(f"  {_string(layer.text)}," for layer in contract.layers),
             "]",
@@ -67,7 +71,17 @@ def _what(contract: InferredContract) -> str:
         cyclic = sum(len(layer.modules) for layer in contract.layers if layer.cyclic)
         stack = f"{len(contract.layers)} layers of {len(contract.layer_modules)} children"
         stack += f" ({cyclic} in import cycles)" if cyclic else ""
-    return f"{contract.contract_id}: {stack}; {contract.reaches} pairs of children depend downwards (directly or not), none upwards"
+    upward = (
+        f"{contract.upward} upwards, baselined as known chains"
+        if contract.upward
+        else "none upwards"
+    )
+    pairs = (
+        "1 pair of children depends"
+        if contract.reaches == 1
+        else f"{contract.reaches} pairs of children depend"
+    )
+    return f"{contract.contract_id}: {stack}; {pairs} downwards (directly or not), {upward}"
 
 
 def render_summary(proposal: Proposal, shown_path: str) -> str:
@@ -75,7 +89,12 @@ def render_summary(proposal: Proposal, shown_path: str) -> str:
     count = len(proposal.contracts)
     lines = [
         f"{shown_path}: wrote {count} contract{'s' if count != 1 else ''} for {proposal.package} "
-        f"and its subpackages {proposal.depth} levels deep, each kept today:"
+        f"and its subpackages {proposal.depth} levels deep, each kept today"
+        + (
+            " (import cycles kept apart and baselined):"
+            if any(c.upward for c in proposal.contracts)
+            else ":"
+        )
     ]
     lines += [f"  {_what(c)}" for c in proposal.contracts]
     lines += [f"  no contract for {p.package}: {p.reason}" for p in proposal.passed_over]

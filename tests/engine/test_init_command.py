@@ -139,3 +139,45 @@ def test_a_package_that_cannot_be_found_is_an_error_and_exit_2(project):
     assert result.returncode == 2
     assert "root package 'nope' not found" in result.stderr
     assert not (project.root / "contracts.toml").exists()
+
+
+CYCLE = {
+    **PACKAGE,
+    "src/app/infra/db.py": "import app.infra.cache\nimport app.infra.log\n",
+    "src/app/infra/cache.py": "def load():\n    import app.infra.db\n",
+    "src/app/infra/log.py": "",
+    "src/app/infra/top.py": "import app.infra.db\n",
+}
+
+
+def test_with_baseline_children_in_a_cycle_stay_apart_and_todays_upward_chain_is_known(project):
+    project.write(CYCLE)
+    result = init(project, "--baseline")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "(import cycles kept apart and baselined)" in result.stdout
+    assert "1 upwards, baselined as known chains" in result.stdout
+    written = tomllib.loads((project.root / "contracts.toml").read_text())
+    infra = [c for c in written["contracts"] if c["id"] == "app.infra-layers"][0]
+    # db reaches cache and log, cache reaches db: of the cycle, cache reaches the fewest of
+    # the rest (a tie, by name), so it is the lower; log, reached by the cycle, lies below it;
+    # the one import that runs upwards is today's cache -> db.
+    assert infra["layers"] == ["app.infra.top", "app.infra.db", "app.infra.cache", "app.infra.log"]
+    assert infra["known_chains"] == ["app.infra.cache -> app.infra.db"]
+    assert "# init --baseline " in (project.root / "contracts.toml").read_text()
+    checked = project.check()
+    assert checked.returncode == 0, checked.stdout
+    assert "KEPT (1 allowance in use)" in checked.stdout
+    # A new upward chain is not known: it breaks the contract, at the new import.
+    project.write({"src/app/infra/log.py": "import app.infra.top\n"})
+    broken = project.check()
+    assert broken.returncode == 1, broken.stdout
+    assert "src/app/infra/log.py:1: LY011 app.infra.log imports app.infra.top" in broken.stdout
+
+
+def test_without_baseline_the_same_cycle_shares_a_layer(project):
+    project.write(CYCLE)
+    assert init(project).returncode == 0
+    written = tomllib.loads((project.root / "contracts.toml").read_text())
+    infra = [c for c in written["contracts"] if c["id"] == "app.infra-layers"][0]
+    assert "known_chains" not in infra
+    assert infra["layers"][0] == "app.infra.top"
