@@ -166,6 +166,17 @@ def parse_allowance(
     raise OptionError(f"an allowance is a string or a table, got {value!r}")
 
 
+def leaving_out(settings: Settings, modules: Sequence[str]) -> tuple[str, str]:
+    """What leaves `modules` out, as an error names it ('exclude', or git's ignore rules with
+    `respect_gitignore`: "modules that ... leaves out"), and how to take them back."""
+    if any(settings.excludes(m) for m in modules):
+        return "'exclude'", "take the modules out of 'exclude'"
+    return (
+        "git's ignore rules ('respect_gitignore')",
+        "stop git ignoring their files (or set respect_gitignore = false)",
+    )
+
+
 def names_external_package(pattern: ModulePattern, root_packages: Sequence[str]) -> bool:
     """Whether `pattern` is the name of a top-level package outside the root packages: the
     graph keeps such a package whole, so an entry naming it stands for its submodules too."""
@@ -778,13 +789,15 @@ class Contract:
                 if not evidence.is_installed(pattern.top_level):
                     self.unseen_externals.append((option, pattern))
                 continue
-            if pattern.expand(evidence.excluded):
+            left_out = pattern.expand(evidence.excluded)
+            if left_out:
+                by, remedy = leaving_out(self.settings, left_out)
                 self.problem_at(
                     option,
                     pattern,
-                    f"contract '{self.name}': '{pattern}' in '{option}' matches only modules that 'exclude' leaves out",
+                    f"contract '{self.name}': '{pattern}' in '{option}' matches only modules that {by} leaves out",
                     "a pattern that matches nothing checked makes a contract that cannot fail: "
-                    "take the modules out of 'exclude', or the pattern out of the contract",
+                    f"{remedy}, or take the pattern out of the contract",
                 )
                 continue
             unmatched.append(pattern)

@@ -21,6 +21,7 @@ from layering.contracts._common import (
     Findings,
     OptionError,
     import_expression,
+    leaving_out,
     matching_edges,
     suggest_module,
 )
@@ -226,13 +227,15 @@ class ImportLinterContract(Contract):
         if not is_internal_expression(evidence, pattern.text):
             return []
         matched = evidence.expand(pattern)
-        if not matched and pattern.expand(evidence.excluded):
+        left_out = [] if matched else pattern.expand(evidence.excluded)
+        if left_out:
+            by, remedy = leaving_out(self.settings, left_out)
             self.problems.append(
                 self.entry_problem(
                     option,
                     index,
-                    f"contract '{self.name}': '{pattern}'{detail} in '{option}' matches only modules that 'exclude' leaves out",
-                    hint="take the modules out of 'exclude', or the pattern out of the contract",
+                    f"contract '{self.name}': '{pattern}'{detail} in '{option}' matches only modules that {by} leaves out",
+                    hint=f"{remedy}, or take the pattern out of the contract",
                 )
             )
         elif not matched:

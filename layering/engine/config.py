@@ -47,6 +47,7 @@ SESSION_OPTIONS = {
     "contract_types": "import-linter contract types of your own, each 'name: module.Class'",
     "cache_dir": "where the import graph cache is kept (relative to this file)",
     "exclude": "module patterns left out of the graph and of every contract, with everything under them",
+    "respect_gitignore": "leave out the modules whose files git ignores, as `exclude` does",
     "contracts": "the list of contracts, one [[contracts]] table each",
 }
 IGNORED_IMPORTLINTER_OPTIONS = ("show_timings",)
@@ -135,6 +136,8 @@ class Settings:
     code): each pattern's modules and everything under them."""
     exclude_lines: tuple[int, ...] = ()
     """The line of each entry of `exclude`."""
+    respect_gitignore: bool = False
+    """Whether the modules whose files git ignores are left out as `exclude` leaves modules."""
     key_paths: dict[int, str] = field(default_factory=dict, compare=False, hash=False)
     """For a configuration given as a mapping (`layering.check(config={...})`): the key path
     each of its made-up line numbers stands for (`engine.config_mapping`); empty for a file."""
@@ -621,6 +624,7 @@ def read_settings(
         roots_known=roots_known,
         exclude=exclude,
         exclude_lines=entry_lines.get("exclude", ()),
+        respect_gitignore=flag("respect_gitignore"),
     )
 
 

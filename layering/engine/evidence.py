@@ -70,6 +70,9 @@ class Evidence:
         self._graphs = graphs
         self.excluded: frozenset[str] = frozenset()
         """The modules of the walk that `exclude` leaves out (known once the package is walked)."""
+        self._graph_warnings: list[str] = []
+        """What building the graph had to say (its cache could not be used, was rebuilt), and
+        what leaving modules out did (`respect_gitignore` where git cannot say)."""
         if files is not None:  # the walk, done: the cached properties hold it from the start
             self.__dict__["package_files"] = self._without_excluded(files)
             self.__dict__["root_locations"] = dict(files.roots)
@@ -87,8 +90,6 @@ class Evidence:
         """The statements of each import a report shows: several groups may show one import."""
         self._name_uses: dict[str, tuple[ImportFact, ...]] = {}
         self._typing_only: dict[str, frozenset[tuple[int, str]]] = {}
-        self._graph_warnings: list[str] = []
-        """What building the graph had to say (its cache could not be used, was rebuilt)."""
 
     def follow(self, plan: RunPlan) -> None:
         """Read the package by `plan` from now on: said once, when the run has chosen its
@@ -173,11 +174,16 @@ class Evidence:
         return self._without_excluded(files)
 
     def _without_excluded(self, files: PackageFiles) -> PackageFiles:
-        """The walk with the modules `exclude` names (and everything under them) taken out, so
-        that no contract, graph or report sees them; the ones taken out kept in `excluded`."""
-        if not self.settings.exclude:
+        """The walk with the modules `exclude` names (and everything under them) and, with
+        `respect_gitignore`, those whose files git ignores taken out, so that no contract,
+        graph or report sees them; the ones taken out kept in `excluded`."""
+        if not self.settings.exclude and not self.settings.respect_gitignore:
             return files
-        excludes = self.settings.excludes
+        ignored = self._git_ignored(files) if self.settings.respect_gitignore else frozenset()
+
+        def excludes(module: str) -> bool:
+            return module in ignored or self.settings.excludes(module)
+
         self.excluded = frozenset(m for m in files.modules if excludes(m))
         return dataclasses.replace(
             files,
@@ -186,6 +192,20 @@ class Evidence:
             shadowed={m: path for m, path in files.shadowed.items() if not excludes(m)},
             portions={m: path for m, path in files.portions.items() if not excludes(m)},
         )
+
+    def _git_ignored(self, files: PackageFiles) -> frozenset[str]:
+        """The modules whose files git ignores; none, with a warning, where git cannot say."""
+        from layering.adapters.git_ignored import NotInGit, ignored_modules
+
+        try:
+            return ignored_modules(self.settings.base_dir, files.files)
+        except NotInGit as why:
+            where = self.settings.display_path(self.settings.path)
+            line = self.settings.line_of("respect_gitignore")
+            self._graph_warnings.append(
+                f"{where}:{line}: 'respect_gitignore' leaves nothing out: {why}"
+            )
+            return frozenset()
 
     def warnings(self) -> list[str]:
         """What reading the package had to say, each once: what the walk found Python reads
@@ -232,11 +252,20 @@ class Evidence:
     def is_internal(self, module: str) -> bool:
         return any(is_within(module, root) for root in self.settings.root_packages)
 
+    @property
+    def _walked(self) -> bool:
+        """Whether the package's files are known from a walk of it, which a question about one
+        module may skip; with `respect_gitignore` it never does (git is asked of every file
+        once, and a module it ignores is in no contract, whichever way it is asked about)."""
+        if self.settings.respect_gitignore:
+            self.package_files  # noqa: B018 - walks, once
+        return "package_files" in self.__dict__
+
     def path_of(self, module: str) -> str | None:
         """The source file of an internal module, found without walking the whole tree. Every
         reading of a file asks here first: in a run that keeps what it reads, the file's stamp is
         taken then (`PackageFiles.stamp`)."""
-        if "package_files" in self.__dict__:
+        if self._walked:
             files = self.package_files
             path = files.files.get(module)
             if path is not None and files.stamped and module not in files.stamps:
@@ -252,7 +281,7 @@ class Evidence:
         return self._paths[module]
 
     def is_module(self, module: str) -> bool:
-        if "package_files" in self.__dict__:
+        if self._walked:
             return module in self.package_files.modules
         return self.path_of(module) is not None
 
@@ -267,7 +296,7 @@ class Evidence:
         return pattern.expand(self.modules)
 
     def descendants(self, module: str) -> list[str]:
-        if "package_files" in self.__dict__:
+        if self._walked:
             prefix = module + "."
             return sorted(m for m in self.modules if m.startswith(prefix))
         path = self.path_of(module)
@@ -630,8 +659,10 @@ class Evidence:
                 warnings=self._graph_warnings,
             )
         )
-        if self.settings.exclude:  # a graph read the public way walks every module itself
-            for module in [m for m in graph.modules if self.settings.excludes(m)]:
+        if self.settings.exclude or self.excluded:  # a graph read the public way walks them all
+            for module in [
+                m for m in graph.modules if m in self.excluded or self.settings.excludes(m)
+            ]:
                 graph.remove_module(module)
         return graph
 
