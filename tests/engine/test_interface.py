@@ -255,6 +255,26 @@ def test_the_scope_options_leave_those_statements_out(tmp_path, scope, left_out)
     assert _findings(run.stdout) == [f for f in TODAY if f":{left_out}:" not in f]
 
 
+def test_typing_only_allow_lets_an_import_only_annotations_need_pass(tmp_path):
+    views = (
+        "from __future__ import annotations\n"
+        "from app.db.models.base import Model\n"
+        "from app.db.models.sql.query import Query\n"
+        "\n"
+        "def f(m: Model) -> None:\n"
+        "    Query()\n"
+    )
+    files = {"src/app/web/views.py": views}
+    counted = run_layering(_project(tmp_path, files=files), "check", "--no-cache")
+    assert len(_findings(counted.stdout)) == 2, counted.stdout
+    contract = CONTRACT + 'typing_only = "allow"\n'
+    run = run_layering(_project(tmp_path, contract, files), "check", "--no-cache")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert _findings(run.stdout) == [
+        "src/app/web/views.py:3: LY006 app.web.views imports app.db.models.sql.query (Query), not exported by app.db.models"
+    ]
+
+
 def test_unchecked_modules_are_never_the_importer_of_a_finding(tmp_path):
     contract = CONTRACT + 'unchecked = ["app.web"]\n'
     run = run_layering(_project(tmp_path, contract), "check", "--no-cache")
