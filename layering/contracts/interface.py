@@ -12,12 +12,14 @@ from layering.contracts._common import (
     statement_violations,
 )
 from layering.domain.codes import INTERFACE_IMPORT
+from layering.domain.facts import NameUse
 from layering.domain.interface import Unreadable, breaches, exported_names
 from layering.domain.patterns import is_dotted_name, is_within
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
     from layering.adapters.grimp_graph import ImportGraph
+    from layering.domain.facts import ImportFact
     from layering.engine.evidence import Evidence
 
 ALL = "__all__"
@@ -150,7 +152,10 @@ class InterfaceContract(Contract):
             for importer in sorted(evidence.modules):
                 if is_within(importer, package):
                     continue
-                for fact in evidence.facts_of(importer):
+                facts = evidence.facts_of(importer)
+                if any(_on_the_way(fact, package) for fact in facts):
+                    facts = facts + _deepest(evidence.name_uses_of(importer))
+                for fact in facts:
                     if fact.name == ALL or not breaches(fact, package, surface):
                         continue
                     if self.skips(fact, found, evidence):
@@ -164,6 +169,23 @@ class InterfaceContract(Contract):
                 summaries.append(_summary(package, found_here))
         found.notes = (*found.notes, *summaries)
         return violations
+
+
+def _deepest(uses: tuple[ImportFact, ...]) -> tuple[ImportFact, ...]:
+    """Of the facts one chain of names gives (`a.b.c.X`: `b` of `a`, `c` of `a.b`, `X` of
+    `a.b.c`), the last, which names all it reaches: one finding per use."""
+    owners = {(fact.line, fact.use, fact.module) for fact in uses}
+    return tuple(fact for fact in uses if (fact.line, fact.use, fact.dotted) not in owners)
+
+
+def _on_the_way(fact: ImportFact, package: str) -> bool:
+    """Whether an import binds `package` or a package above it (`import a.b` binds `a`;
+    `from a import b` binds `a.b`), from which a use (`models.sql.Query`) can reach into it.
+    A binding of a module inside it is an import of that module, public or a finding itself."""
+    if fact.use is not NameUse.IMPORT:
+        return False
+    bound = fact.module.partition(".")[0] if fact.name is None else fact.dotted
+    return is_within(package, bound)
 
 
 def _summary(package: str, violations: list[Violation], shown: int = 12) -> str:
@@ -182,11 +204,21 @@ def _summary(package: str, violations: list[Violation], shown: int = 12) -> str:
     listed = ", ".join(f"{what} {count}" for what, count in ranked[:shown])
     more = f", and {len(ranked) - shown} more" if len(ranked) > shown else ""
     importers = len({v.importer for v in violations})
-    return (
-        f"{package}: {len(violations)} {_plural(len(violations), 'statement')} of {importers} "
-        f"{_plural(importers, 'module')} {'reaches' if len(violations) == 1 else 'reach'} past its surface; what they take, most first: "
-        f"{listed}{more}"
+    uses = sum(1 for v in violations if set(v.qualifiers) & _USES)
+    statements = len(violations) - uses
+    counted = " and ".join(
+        f"{count} {_plural(count, word)}"
+        for count, word in ((statements, "import statement"), (uses, "use"))
+        if count
     )
+    verb = "reaches" if len(violations) == 1 else "reach"
+    return (
+        f"{package}: {counted} in {importers} {_plural(importers, 'module')} {verb} past its "
+        f"surface; what they take, most first: {listed}{more}"
+    )
+
+
+_USES = frozenset(use.value for use in NameUse if use is not NameUse.IMPORT)
 
 
 def _plural(count: int, word: str) -> str:

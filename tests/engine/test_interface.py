@@ -92,8 +92,8 @@ def test_imports_past_the_surface_are_located_findings_with_their_names(tmp_path
     assert run.returncode == 1, run.stdout + run.stderr
     assert _findings(run.stdout) == TODAY
     assert (
-        "app.db.models: 6 statements of 1 module reach past its surface; what they take, most "
-        "first: .base 2, .sql.query 2, .fields.related 1, _registry 1"
+        "app.db.models: 6 import statements in 1 module reach past its surface; what they take, "
+        "most first: .base 2, .sql.query 2, .fields.related 1, _registry 1"
     ) in run.stdout
 
 
@@ -255,6 +255,34 @@ def test_the_scope_options_leave_those_statements_out(tmp_path, scope, left_out)
     assert _findings(run.stdout) == [f for f in TODAY if f":{left_out}:" not in f]
 
 
+def test_uses_on_the_package_imported_whole_reach_past_it_too(tmp_path):
+    views = (
+        "from unittest import mock\n"
+        "from app.db import models\n"
+        "import app.db.models as m\n"
+        "\n"
+        "\n"
+        "def f():\n"
+        "    models.Model, models.signals.post_save\n"
+        "    return models.base.Model, getattr(m, '_registry')\n"
+        "\n"
+        "\n"
+        "@mock.patch('app.db.models.sql.query.Query')\n"
+        "def test(query):\n"
+        "    pass\n"
+    )
+    run = run_layering(
+        _project(tmp_path, files={"src/app/web/views.py": views}), "check", "--no-cache"
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert _findings(run.stdout) == [
+        "src/app/web/views.py:8: LY006 app.web.views imports app.db.models (_registry), not exported by app.db.models [getattr, function-level]",
+        "src/app/web/views.py:8: LY006 app.web.views imports app.db.models.base (Model), not exported by app.db.models [attribute, function-level]",
+        "src/app/web/views.py:11: LY006 app.web.views imports app.db.models.sql.query (Query), not exported by app.db.models [patch]",
+    ]
+    assert "3 uses in 1 module reach past its surface" in run.stdout
+
+
 def test_typing_only_allow_lets_an_import_only_annotations_need_pass(tmp_path):
     views = (
         "from __future__ import annotations\n"
@@ -403,7 +431,11 @@ def test_django_db_models_is_broken_today_with_located_findings(tmp_path):
         lines = path.read_text(encoding="utf-8").splitlines()
         # the line of the statement's first name, or of the statement itself
         window = "\n".join(lines[max(violation["line"] - 6, 0) : violation["line"]])
-        assert "django.db.models" in window or "from ." in window, violation
+        if "attribute" in violation["qualifiers"]:  # models.base.ModelBase
+            reached = violation["imported"].rpartition(".")[2]
+            assert f"models.{reached}." in lines[violation["line"] - 1], violation
+        else:
+            assert "django.db.models" in window or "from ." in window, violation
         taken = violation["imported"]
         assert taken.startswith("django.db.models"), violation
         if taken != "django.db.models":
