@@ -12,6 +12,7 @@ from layering.contracts._common import (
     statement_violations,
 )
 from layering.domain.codes import INTERFACE_IMPORT
+from layering.domain.errors import Problem
 from layering.domain.facts import NameUse
 from layering.domain.interface import Unreadable, breaches, exported_names
 from layering.domain.patterns import is_dotted_name, is_within
@@ -94,36 +95,38 @@ class InterfaceContract(Contract):
             for package in evidence.expand(pattern):
                 surface = self.surface(evidence, package)
                 if isinstance(surface, Unreadable):
-                    option = "modules" if self.public == ALL else "public"
                     self.problem_at(
-                        option,
+                        "modules",
                         pattern,
                         f"contract '{self.name}': the public names of '{package}' cannot be read from "
                         f"its __all__ ({surface.where}: {surface.reason})",
                         hint='list them: public = ["Name", "submodule", ...] (relative to the package)',
                     )
                 else:
-                    self._check_entries(evidence, package, pattern, surface)
+                    self._check_entries(evidence, package)
 
-    def _check_entries(
-        self, evidence: Evidence, package: str, pattern: Any, surface: frozenset[str]
-    ) -> None:
+    def _check_entries(self, evidence: Evidence, package: str) -> None:
         """An entry of `public` that is neither a name the package defines nor a submodule
-        guards nothing (a misspelling): an error, where the package's names can be told."""
-        if self.public == ALL:
+        guards nothing (a misspelling): an error at its line, where the package's names can be
+        told (not past a star import)."""
+        raw = self.spec.options.get("public")
+        if self.public == ALL or not isinstance(raw, list):
             return
         defined = evidence.defined_names(package)
-        for entry in sorted(surface):
-            head = entry.partition(".")[0]
+        for index, entry in enumerate(raw):
             if "." in entry:
                 missing = not evidence.is_module(f"{package}.{entry}")
             else:
-                missing = defined is not None and head not in defined
+                missing = defined is not None and entry not in defined
             if missing:
-                self.problem(
-                    "public",
-                    f"contract '{self.name}', option 'public': '{entry}' is neither a name '{package}' defines nor one of its submodules",
-                    hint="fix or remove it",
+                self.problems.append(
+                    Problem(
+                        self.settings.path,
+                        self.spec.line_of_entry("public", index),
+                        f"contract '{self.name}', option 'public': '{entry}' is neither a name "
+                        f"'{package}' defines nor one of its submodules",
+                        hint="fix or remove it",
+                    )
                 )
 
     def surface(self, evidence: Evidence, package: str) -> frozenset[str] | Unreadable:

@@ -216,6 +216,19 @@ def test_a_bad_option_is_a_located_error(tmp_path, option, message):
     assert message in run.stderr
 
 
+def test_a_misspelt_public_name_is_an_error_at_its_entry(tmp_path):
+    init = "from app.db.models.base import Model\nfrom app.db.models import signals\n"
+    contract = CONTRACT + 'public = [\n  "Model",\n  "Modle",\n  "signals",\n]\n'
+    root = _project(tmp_path, contract, {"src/app/db/models/__init__.py": init})
+    run = run_layering(root, "check", "--no-cache")
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert run.stderr.splitlines()[0] == (
+        "contracts.toml:11: error: contract 'Outside app.db.models, only its public names', option "
+        "'public': 'Modle' is neither a name 'app.db.models' defines nor one of its submodules"
+    )
+    assert len(run.stderr.splitlines()) == 2, run.stderr  # the hint; no other entry
+
+
 def test_allow_excuses_imports_name_by_name_and_a_stale_one_says_remove_it(tmp_path):
     contract = CONTRACT + (
         "allow = [\n"
