@@ -89,8 +89,11 @@ class InterfaceContract(Contract):
             self.problem("public", f"contract '{self.name}', option 'public': {error}")
 
     def validate(self, evidence: Evidence) -> None:
+        before = len(self.problems)
         self.require_matches(evidence, "modules", self.values["modules"])
         self.require_matches(evidence, "unchecked", self.values["unchecked"])
+        if len(self.problems) > before:
+            return
         for pattern in self.values["modules"]:
             for package in evidence.expand(pattern):
                 surface = self.surface(evidence, package)
@@ -99,7 +102,7 @@ class InterfaceContract(Contract):
                         "modules",
                         pattern,
                         f"contract '{self.name}': the public names of '{package}' cannot be read from "
-                        f"its __all__ ({surface.where}: {surface.reason})",
+                        f"its __all__ ({surface})",
                         hint='list them: public = ["Name", "submodule", ...] (relative to the package)',
                     )
                 else:

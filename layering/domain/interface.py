@@ -39,9 +39,9 @@ class Unreadable(NamedTuple):
     line: int
     reason: str
 
-    @property
-    def where(self) -> str:
-        return f"{self.path}:{self.line}" if self.line else self.path
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.reason}" if where else self.reason
 
 
 def exported_names(
@@ -58,9 +58,10 @@ def exported_names(
             return done[name]
         reading = read(name)
         if reading is None:
-            where = via or ("", 0)
+            if via is None:
+                return Unreadable("", 0, f"'{name}' has no source file to read __all__ from")
             return Unreadable(
-                where[0], where[1], f"'{name}' is not a module of the package, read statically"
+                via[0], via[1], f"'{name}' is not a module of the package, read statically"
             )
         if name in active:
             return Unreadable(reading.path, reading.line, f"'{name}.__all__' adds itself")
