@@ -12,7 +12,7 @@ from layering.contracts._common import (
     statement_violations,
 )
 from layering.domain.codes import INTERFACE_IMPORT
-from layering.domain.errors import Problem
+from layering.domain.errors import Problem, SourceUnreadable
 from layering.domain.facts import NameUse
 from layering.domain.interface import Unreadable, breaches, exported_names
 from layering.domain.patterns import is_dotted_name, is_within
@@ -139,6 +139,21 @@ class InterfaceContract(Contract):
             return self.public
         return exported_names(package, evidence.exports_of)
 
+    def _uses(self, evidence: Evidence, importer: str, found: Findings) -> tuple[ImportFact, ...]:
+        """The uses of names on modules in `importer`; none, with a warning, for a file this
+        Python cannot parse (its import statements are still read as grimp reads them)."""
+        try:
+            return _deepest(evidence.name_uses_of(importer))
+        except SourceUnreadable as unreadable:
+            where = f"{evidence.settings.display_path(unreadable.path)}:{unreadable.line}"
+            alert = (
+                f"{where}: contract '{self.name}': {unreadable.reason}: only the import statements "
+                "of this file are checked, not its uses of names (`models.sql.Query`)"
+            )
+            if alert not in found.alerts:
+                found.alerts.append(alert)
+            return ()
+
     @property
     def reads_names(self) -> bool:
         """Imported names, and the `__all__` they are checked against, are read from the source."""
@@ -160,7 +175,7 @@ class InterfaceContract(Contract):
                     continue
                 facts = evidence.facts_of(importer)
                 if any(_on_the_way(fact, package) for fact in facts):
-                    facts = facts + _deepest(evidence.name_uses_of(importer))
+                    facts = facts + self._uses(evidence, importer, found)
                 for fact in facts:
                     if fact.name == ALL or not breaches(fact, package, surface):
                         continue
