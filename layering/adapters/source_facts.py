@@ -846,3 +846,174 @@ class _NameUseFinder:
                 type_checking=Scope.TYPE_CHECKING in scopes,
             )
         )
+
+
+class RawExports(NamedTuple):
+    """What a module's own source says of its `__all__` (`module_exports`): the literal names,
+    the other modules' `__all__` it adds (each the line, the binding of the name it starts
+    from and the attributes read on it before `.__all__`), the line of its first binding (0:
+    none), and the line and what could not be read statically."""
+
+    names: tuple[str, ...] = ()
+    others: tuple[tuple[int, RawBinding, tuple[str, ...]], ...] = ()
+    line: int = 0
+    unreadable: tuple[int, str] | None = None
+
+
+class _NotStatic(Exception):
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(reason)
+        self.line = line
+        self.reason = reason
+
+
+def module_exports(path: str, text: str | None = None) -> RawExports:
+    """`__all__` as the module's top-level statements build it: `__all__ = ...`, `+=`,
+    `.extend(...)` and `.append("...")` of literal lists or tuples of strings and of other
+    modules' `__all__` (`from .fields import __all__ as fields_all`, `aggregates.__all__`).
+    Any other binding of `__all__`, anywhere in the file, is unreadable at its line."""
+    tree = parse_tree(path, text)
+    bindings: dict[str, RawBinding] = {}
+    names: list[str] = []
+    others: list[tuple[int, RawBinding, tuple[str, ...]]] = []
+    first = 0
+    read: set[int] = set()
+    try:
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        bindings[alias.asname] = RawBinding(alias.name)
+                    else:
+                        top = alias.name.partition(".")[0]
+                        bindings[top] = RawBinding(top)
+                continue
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name != "*":
+                        bindings[alias.asname or alias.name] = RawBinding(
+                            node.module, node.level, alias.name
+                        )
+                continue
+            value, replace = _all_statement(node)
+            if value is None:
+                continue
+            read.add(id(node))
+            if replace:
+                names, others = [], []
+            first = first or node.lineno
+            _add_exports(value, bindings, names, others)
+        for child in ast.walk(tree):
+            if id(child) in read or not isinstance(child, ast.stmt):
+                continue
+            if _binds_all(child):
+                raise _NotStatic(
+                    child.lineno, "__all__ is bound here in a way not read statically"
+                )
+    except _NotStatic as error:
+        return RawExports(line=first or error.line, unreadable=(error.line, error.reason))
+    return RawExports(tuple(names), tuple(others), first)
+
+
+def _all_statement(node: ast.stmt) -> tuple[ast.expr | None, bool]:
+    """(the value added to `__all__`, whether it replaces it) of a top-level statement."""
+    if (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id == "__all__"
+    ):
+        return node.value, True
+    if (
+        isinstance(node, ast.AnnAssign)
+        and isinstance(node.target, ast.Name)
+        and node.target.id == "__all__"
+        and node.value is not None
+    ):
+        return node.value, True
+    if (
+        isinstance(node, ast.AugAssign)
+        and isinstance(node.op, ast.Add)
+        and isinstance(node.target, ast.Name)
+        and node.target.id == "__all__"
+    ):
+        return node.value, False
+    if (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and isinstance(node.value.func.value, ast.Name)
+        and node.value.func.value.id == "__all__"
+        and node.value.func.attr in ("extend", "append")
+        and len(node.value.args) == 1
+        and not node.value.keywords
+    ):
+        argument = node.value.args[0]
+        if node.value.func.attr == "append":
+            return ast.List(elts=[argument], ctx=ast.Load(), lineno=node.lineno), False
+        return argument, False
+    return None, False
+
+
+def _binds_all(node: ast.stmt) -> bool:
+    """Whether a statement not read as one of `__all__`'s changes it all the same (its own
+    expressions, not the statements nested in it, which are looked at alone)."""
+    stack = list(ast.iter_child_nodes(node))
+    while stack:
+        child = stack.pop()
+        if isinstance(child, ast.stmt):
+            continue
+        if isinstance(child, ast.Name) and child.id == "__all__":
+            if isinstance(child.ctx, (ast.Store, ast.Del)):
+                return True
+        if (
+            isinstance(child, ast.Attribute)
+            and isinstance(child.value, ast.Name)
+            and child.value.id == "__all__"
+            and child.attr in _CHANGES_A_LIST
+        ):
+            return True
+        stack.extend(ast.iter_child_nodes(child))
+    return False
+
+
+_CHANGES_A_LIST = frozenset(
+    {"append", "extend", "insert", "remove", "pop", "clear", "__iadd__", "__setitem__"}
+)
+
+
+def _add_exports(
+    value: ast.expr,
+    bindings: dict[str, RawBinding],
+    names: list[str],
+    others: list[tuple[int, RawBinding, tuple[str, ...]]],
+) -> None:
+    line = getattr(value, "lineno", 0)
+    if isinstance(value, (ast.List, ast.Tuple)):
+        for element in value.elts:
+            if not (isinstance(element, ast.Constant) and isinstance(element.value, str)):
+                raise _NotStatic(
+                    getattr(element, "lineno", line), "an entry of __all__ is not a string literal"
+                )
+            names.append(element.value)
+        return
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        _add_exports(value.left, bindings, names, others)
+        _add_exports(value.right, bindings, names, others)
+        return
+    if isinstance(value, ast.Name):
+        binding = bindings.get(value.id)
+        if binding is None or binding.name != "__all__":
+            raise _NotStatic(line, f"'{value.id}' is not another module's __all__ imported here")
+        others.append((line, binding._replace(name=None), ()))
+        return
+    if isinstance(value, ast.Attribute) and value.attr == "__all__":
+        attributes: list[str] = []
+        owner = value.value
+        while isinstance(owner, ast.Attribute):
+            attributes.insert(0, owner.attr)
+            owner = owner.value
+        if isinstance(owner, ast.Name) and owner.id in bindings:
+            others.append((line, bindings[owner.id], tuple(attributes)))
+            return
+    raise _NotStatic(line, "__all__ is not built of string literals and other modules' __all__")

@@ -240,7 +240,7 @@ def _single_module_roots(evidence: Evidence, user: Contract) -> list[Problem]:
             f"'{root}' is a module, not a package: the import graph that contract '{user.name}' needs "
             "is built of packages only (as in import-linter)",
             hint="name the package that contains it, or use contracts that read direct imports only (leaf, "
-            "contained, forbidden with allow_indirect_imports = true)",
+            "contained, interface, forbidden with allow_indirect_imports = true)",
         )
         for root, locations in sorted(evidence.root_locations.items())
         if is_single_module(locations)

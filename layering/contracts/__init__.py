@@ -17,6 +17,7 @@ CONTRACT_TYPES: dict[str, str] = {
     "forbidden": "layering.contracts.forbidden:ForbiddenContract",
     "leaf": "layering.contracts.leaf:LeafContract",
     "contained": "layering.contracts.contained:ContainedContract",
+    "interface": "layering.contracts.interface:InterfaceContract",
     "probe": "layering.contracts.probe:ProbeContract",
     "loads": "layering.contracts.loads:LoadsContract",
     "layers": "layering.contracts.layers:LayersContract",

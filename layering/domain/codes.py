@@ -13,6 +13,7 @@ INDIRECT_IMPORT = "LY002"
 LEAF_IMPORT = "LY003"
 CONTAINED_IMPORT = "LY004"
 FORBIDDEN_NAME = "LY005"
+INTERFACE_IMPORT = "LY006"
 LAYERS_IMPORT = "LY011"
 INDEPENDENCE_IMPORT = "LY012"
 SIBLING_CYCLE = "LY013"
@@ -48,6 +49,10 @@ RULES: dict[str, tuple[str, str]] = {
     FORBIDDEN_NAME: (
         "forbidden-name",
         "A module takes a forbidden name from a module: by import, attribute, getattr or patch",
+    ),
+    INTERFACE_IMPORT: (
+        "interface-import",
+        "A module outside a package imports a module or a name the package does not export",
     ),
     LAYERS_IMPORT: ("layers-import", "A lower layer imports a higher layer"),
     INDEPENDENCE_IMPORT: ("independence-import", "Independent modules import each other"),

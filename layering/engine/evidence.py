@@ -28,6 +28,7 @@ from layering.adapters.package_files import (
 )
 from layering.domain.errors import ConfigError, Problem, SourceUnreadable
 from layering.domain.facts import ImportFact, NameUse
+from layering.domain.interface import ExportsReading
 from layering.domain.patterns import ModulePattern, is_within
 from layering.domain.results import Hop
 from layering.engine.config import Settings
@@ -90,6 +91,7 @@ class Evidence:
         """The statements of each import a report shows: several groups may show one import."""
         self._name_uses: dict[str, tuple[ImportFact, ...]] = {}
         self._typing_only: dict[str, frozenset[tuple[int, str]]] = {}
+        self._exports: dict[str, ExportsReading | None] = {}
 
     def follow(self, plan: RunPlan) -> None:
         """Read the package by `plan` from now on: said once, when the run has chosen its
@@ -640,6 +642,38 @@ class Evidence:
         children = {m[len(prefix) :] for m in self.descendants(module)}
         return bindings.names | {child for child in children if "." not in child}
 
+    def exports_of(self, module: str) -> ExportsReading | None:
+        """What `module`'s source says of its `__all__`, the modules whose `__all__` it adds
+        resolved against the package; None for a module that is not the package's. The file
+        counts as read for names (verdicts that depend on it are keyed by its content)."""
+        if module in self._exports:
+            return self._exports[module]
+        path = self.path_of(module)
+        reading = None
+        if path is not None:
+            reading = self._read_exports(module, path)
+        self._exports[module] = reading
+        return reading
+
+    def _read_exports(self, module: str, path: str) -> ExportsReading:
+        from layering.adapters.source_facts import module_exports
+
+        display = self.settings.display_path(path)
+        try:
+            raw = module_exports(path, self._sources.read(path))
+        except SourceUnreadable as unreadable:
+            return ExportsReading(display, line=1, unreadable=(1, unreadable.reason))
+        others = []
+        for line, binding, attributes in raw.others:
+            base = self._absolute(module, path, binding)
+            if base is None:
+                return ExportsReading(
+                    display, line=raw.line, unreadable=(line, "a relative import beyond the top")
+                )
+            parts = [base] if binding.name is None else [base, binding.name]
+            others.append((line, ".".join([*parts, *attributes])))
+        return ExportsReading(display, raw.names, tuple(others), raw.line, raw.unreadable)
+
     @cached_property
     def graph(self) -> Any:
         """The graph of the root packages (grimp's, by default), with external packages
@@ -675,7 +709,11 @@ class Evidence:
         """The modules whose source this run read for import statements or names."""
         by_path = {path: module for module, path in self.package_files.files.items()}
         read = (
-            set(self._facts) | set(self._executed) | set(self._name_uses) | set(self._typing_only)
+            set(self._facts)
+            | set(self._executed)
+            | set(self._name_uses)
+            | set(self._typing_only)
+            | {m for m, r in self._exports.items() if r is not None}
         )
         return read | {by_path[p] for p in self._statements if p in by_path}
 
