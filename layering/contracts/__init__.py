@@ -18,6 +18,7 @@ CONTRACT_TYPES: dict[str, str] = {
     "leaf": "layering.contracts.leaf:LeafContract",
     "contained": "layering.contracts.contained:ContainedContract",
     "interface": "layering.contracts.interface:InterfaceContract",
+    "external": "layering.contracts.external:ExternalContract",
     "probe": "layering.contracts.probe:ProbeContract",
     "loads": "layering.contracts.loads:LoadsContract",
     "layers": "layering.contracts.layers:LayersContract",

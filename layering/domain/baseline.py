@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from layering.domain.codes import UNDECLARED_LAYER
+from layering.domain.codes import UNDECLARED_DEPENDENCY, UNDECLARED_LAYER, UNUSED_DEPENDENCY
 from layering.domain.results import ContractResult, Verdict
 
 ALLOW = "allow"
 IGNORE_IMPORTS = "ignore_imports"
 EXPECT_LOADED = "expect_loaded"
 EXHAUSTIVE_IGNORES = "exhaustive_ignores"
+IGNORE_DISTRIBUTIONS = "ignore"
+"""An `external` contract's: the packages (top-level modules or distributions) it leaves be."""
 
 EntryValue = str | dict[str, str | list[str]]
 
@@ -42,6 +44,16 @@ def entries_excusing(
     """
     if result.verdict is not Verdict.BROKEN:
         return ()
+    if option == IGNORE_DISTRIBUTIONS:
+        return tuple(
+            sorted(
+                {
+                    violation.imported.split(".")[0]
+                    for violation in result.violations
+                    if violation.code in (UNDECLARED_DEPENDENCY, UNUSED_DEPENDENCY)
+                }
+            )
+        )
     if option == EXPECT_LOADED:
         return tuple(
             sorted(

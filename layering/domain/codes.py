@@ -14,6 +14,8 @@ LEAF_IMPORT = "LY003"
 CONTAINED_IMPORT = "LY004"
 FORBIDDEN_NAME = "LY005"
 INTERFACE_IMPORT = "LY006"
+UNDECLARED_DEPENDENCY = "LY008"
+UNUSED_DEPENDENCY = "LY009"
 LAYERS_IMPORT = "LY011"
 INDEPENDENCE_IMPORT = "LY012"
 SIBLING_CYCLE = "LY013"
@@ -53,6 +55,14 @@ RULES: dict[str, tuple[str, str]] = {
     INTERFACE_IMPORT: (
         "interface-import",
         "A module outside a package imports a module or a name the package does not export",
+    ),
+    UNDECLARED_DEPENDENCY: (
+        "undeclared-dependency",
+        "A module imports a third-party package that no declared dependency provides",
+    ),
+    UNUSED_DEPENDENCY: (
+        "unused-dependency",
+        "A declared dependency provides no module that the package imports",
     ),
     LAYERS_IMPORT: ("layers-import", "A lower layer imports a higher layer"),
     INDEPENDENCE_IMPORT: ("independence-import", "Independent modules import each other"),
