@@ -59,11 +59,51 @@ def commit_of(top: str, ref: str) -> str:
     return completed.stdout.decode().strip()
 
 
-def export(top: str, commit: str, into: str) -> None:
-    """Write the tree of `commit` into the (empty) directory `into`, as `git archive` gives it."""
+SOURCE_SUFFIXES = (".py", ".pyi")
+
+
+def export(top: str, commit: str, into: str, kept: tuple[str, ...] = ()) -> None:
+    """Write what a check reads of the tree of `commit` into the (empty) directory `into`: its
+    Python sources, the files at the paths `kept`, and the directories the walk for modules
+    could take as namespace packages. The rest is not read (django: 909 sources of 7,000 files,
+    27 MB): not asked of git, nor written."""
+    listing = _git(top, "ls-tree", "-r", "-t", "-z", commit)
+    if listing.returncode != 0:
+        raise GitProblem(f"cannot read the tree of {commit[:12]} ({_said(listing)})")
+    directories, files = [], set()
+    for entry in listing.stdout.decode("utf-8", errors="surrogateescape").split("\0"):
+        if not entry:
+            continue
+        header, _, path = entry.partition("\t")
+        kind = header.split(" ")[1] if header.count(" ") >= 2 else ""
+        if kind == "tree":
+            directories.append(path)
+        elif kind == "blob":
+            files.add(path)
+    wanted = {path.replace(os.sep, "/") for path in kept} & files
+    specs = [f"*{suffix}" for suffix in SOURCE_SUFFIXES if any(f.endswith(suffix) for f in files)]
+    specs += [f":(literal){path}" for path in sorted(wanted)]
+    packages = {os.path.dirname(f) for f in files if os.path.basename(f) == "__init__.py"}
+    written = {os.path.dirname(f) for f in files if f.endswith(SOURCE_SUFFIXES) or f in wanted}
+    if specs:
+        _archive(top, commit, into, specs)
+    present = {""}
+    for directory in written:
+        while directory not in present:
+            present.add(directory)
+            directory = os.path.dirname(directory)
+    for directory in sorted(directories, key=lambda d: d.count("/")):  # parents first
+        parent = os.path.dirname(directory)
+        if directory not in present and parent in present and parent not in packages:
+            os.makedirs(os.path.join(into, directory), exist_ok=True)
+            present.add(directory)
+
+
+def _archive(top: str, commit: str, into: str, specs: list[str]) -> None:
+    """The files of `commit` that `specs` match, from `git archive`, written into `into`."""
     try:
         process = subprocess.Popen(
-            ["git", "archive", "--format=tar", commit],
+            ["git", "archive", "--format=tar", commit, "--", *specs],
             cwd=top,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -74,10 +114,7 @@ def export(top: str, commit: str, into: str) -> None:
     assert process.stdout is not None and process.stderr is not None
     try:
         with tarfile.open(fileobj=process.stdout, mode="r|") as archive:
-            if hasattr(tarfile, "data_filter"):
-                archive.extractall(into, filter="data")
-            else:  # pragma: no cover - Pythons before the filters (git writes plain members)
-                archive.extractall(into)
+            _write_members(archive, into)
     except (tarfile.TarError, OSError) as error:
         process.kill()
         process.wait()
@@ -93,3 +130,30 @@ def export(top: str, commit: str, into: str) -> None:
         raise GitProblem(
             f"cannot read the tree of {commit[:12]} ({error_text.splitlines()[0] if error_text else 'git archive failed'})"
         )
+
+
+def _write_members(archive: tarfile.TarFile, into: str) -> None:
+    """Each file of the archive, and each link the way the "data" filter allows it (within
+    `into`); never anything outside `into`."""
+    made = {into}
+    for member in archive:
+        parts = member.name.split("/")
+        if member.name.startswith("/") or ".." in parts:
+            continue  # git writes no such member
+        target = os.path.join(into, *parts)
+        if member.isdir():
+            continue
+        parent = os.path.dirname(target)
+        if parent not in made:
+            os.makedirs(parent, exist_ok=True)
+            made.add(parent)
+        if member.isfile():
+            source = archive.extractfile(member)
+            assert source is not None
+            with open(target, "wb") as handle:
+                handle.write(source.read())
+        elif member.issym() and hasattr(tarfile, "data_filter"):
+            try:
+                archive.extract(member, into, filter="data")
+            except tarfile.FilterError:
+                continue  # a link out of the tree: not REF's to read

@@ -80,7 +80,7 @@ def check_since(
     )
     with _tree_directory(cache_dir) as (tree, cache_dir):
         try:
-            git_tree.export(top, commit, tree)
+            git_tree.export(top, commit, tree, kept=(relative,))
         except git_tree.GitProblem as problem:
             raise UsageError("--since", str(problem)) from None
         config, note = _configuration_at(ref, tree, relative, settings)

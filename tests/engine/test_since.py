@@ -298,3 +298,42 @@ def test_the_checkout_index_and_temporary_files_are_left_as_they_were(project: P
         _git(project, "stash", "list") == "" and _git(project, "worktree", "list").count("\n") == 1
     )
     assert list((project.parent / "tmp").iterdir()) == []
+
+
+@pytest.mark.parametrize("format", ["github", "sarif"])
+def test_github_and_sarif_exit_as_new_only_says(project: Path, format: str) -> None:
+    old_only = _run(project, "--since", "HEAD", "--new-only", "--format", format)
+    assert old_only.returncode == 0, old_only.stdout + old_only.stderr
+    assert "app.domain.model imports app.infra" in old_only.stdout  # reported, not failing
+    (project / "src/app/domain/service.py").write_text("from app.infra import Y\n")
+    assert _run(project, "--since", "HEAD", "--new-only", "--format", format).returncode == 1
+
+
+def test_namespace_packages_of_ref_are_read_as_they_are(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    plugins = {
+        "src/app/domain/plugins/basic.py": "from app.infra import X\n",
+        "src/app/domain/plugins/README.txt": "Plugins.\n",
+        "src/app/domain/data/names.json": "[]\n",
+    }
+    _repo(root, FORBIDDEN, plugins)
+    (root / "src/app/domain/plugins/extra.py").write_text("from app.infra import Y\n")
+    since = _since(_run(root, "--since", "HEAD").stdout)
+    assert since[0].endswith(": 1 new, 0 fixed")
+    assert since[2].endswith(
+        "src/app/domain/plugins/extra.py:1: LY001 app.domain.plugins.extra imports app.infra (Y)"
+    )
+
+
+def test_a_configuration_of_ref_that_cannot_be_used_is_one_line(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    _repo(root, FORBIDDEN + 'no_such_option = "x"\n')
+    (root / "contracts.toml").write_text(HEADER + FORBIDDEN)
+    run = _run(root, "--since", "HEAD")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.count("\n") == 1, run.stderr
+    assert run.stderr.startswith(
+        "layering: error: argument --since: the tree of HEAD cannot be checked: contracts.toml:11 there: "
+    ), run.stderr
