@@ -62,11 +62,17 @@ def commit_of(top: str, ref: str) -> str:
 SOURCE_SUFFIXES = (".py", ".pyi")
 
 
-def export(top: str, commit: str, into: str, kept: tuple[str, ...] = ()) -> None:
+def export(
+    top: str, commit: str, into: str, kept: tuple[str, ...] = (), everything: bool = False
+) -> None:
     """Write what a check reads of the tree of `commit` into the (empty) directory `into`: its
     Python sources, the files at the paths `kept`, and the directories the walk for modules
     could take as namespace packages. The rest is not read (django: 909 sources of 7,000 files,
-    27 MB): not asked of git, nor written."""
+    27 MB), so not asked of git, nor written; but with `everything` (code of the tree is to be
+    imported, which may read its package's data files), the whole tree."""
+    if everything:
+        _archive(top, commit, into, [])
+        return
     listing = _git(top, "ls-tree", "-r", "-t", "-z", commit)
     if listing.returncode != 0:
         raise GitProblem(f"cannot read the tree of {commit[:12]} ({_said(listing)})")

@@ -80,7 +80,9 @@ def check_since(
     )
     with _tree_directory(cache_dir) as (tree, cache_dir):
         try:
-            git_tree.export(top, commit, tree, kept=(relative,))
+            git_tree.export(
+                top, commit, tree, kept=(relative,), everything=_imports_code(settings, probes)
+            )
         except git_tree.GitProblem as problem:
             raise UsageError("--since", str(problem)) from None
         config, note = _configuration_at(ref, tree, relative, settings)
@@ -176,6 +178,22 @@ def _locked(cache_dir: str) -> IO[str] | None:
         handle.close()
         return None
     return handle
+
+
+def _imports_code(settings: Settings, probes: ProbeSelection) -> bool:
+    """Whether the run may import the code of REF's tree (a probe contract, today's or REF's,
+    that the selection keeps): its modules may read their package's data files as they are
+    imported, so the whole tree is written, not its sources only."""
+    from layering.commands.check import ProbeSelection
+    from layering.contracts import CONTRACT_TYPES, contract_class
+
+    if probes is ProbeSelection.STATIC:
+        return False
+    return any(
+        spec.options.get("type") in CONTRACT_TYPES
+        and contract_class(spec.options["type"]).runs_code
+        for spec in settings.contracts
+    )
 
 
 def _configuration_at(ref: str, tree: str, relative: str, settings: Settings) -> tuple[str, str]:

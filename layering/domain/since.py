@@ -73,11 +73,16 @@ def finding_key(contract: str, violation: Violation) -> tuple[Any, ...]:
 
 
 def findings(result: ContractResult) -> list[Violation]:
-    """Every finding of a contract: its own and its items' (a probe contract's modules); none
-    for a contract that could not be decided (its errors are not findings to match)."""
+    """Every finding of a contract, once: its own and its items' (a probe contract's modules,
+    whose findings it holds too); none for a contract that could not be decided (its errors are
+    not findings to match)."""
     if result.verdict is Verdict.ERROR:
         return []
-    return [*result.violations, *(v for item in result.items for v in item.violations)]
+    own = set(result.violations)
+    return [
+        *result.violations,
+        *(v for item in result.items for v in item.violations if v not in own),
+    ]
 
 
 def compare(

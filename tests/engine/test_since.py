@@ -337,3 +337,30 @@ def test_a_configuration_of_ref_that_cannot_be_used_is_one_line(tmp_path: Path) 
     assert run.stderr.startswith(
         "layering: error: argument --since: the tree of HEAD cannot be checked: contracts.toml:11 there: "
     ), run.stderr
+
+
+def test_probes_import_refs_code_with_its_data_files(tmp_path: Path) -> None:
+    probe = """
+[[contracts]]
+id = "model-loads-no-infra"
+name = "Importing the model loads no infra"
+type = "probe"
+modules = ["app.domain.model"]
+forbidden = ["app.infra"]
+"""
+    reads_data = (
+        "import os\n\n"
+        "with open(os.path.join(os.path.dirname(__file__), 'names.txt')) as f:\n"
+        "    NAMES = f.read()\n"
+    )
+    root = tmp_path / "project"
+    root.mkdir()
+    files = {"src/app/domain/__init__.py": reads_data, "src/app/domain/names.txt": "a\n"}
+    _repo(root, probe, files)
+    run = _run(root, "--since", "HEAD", "--new-only")
+    assert run.returncode == 0, run.stdout + run.stderr  # loaded at REF as today: old
+    assert _since(run.stdout)[0].endswith(": 0 new, 0 fixed")
+    (root / "src/app/domain/model.py").write_text("")
+    fixed = _run(root, "--since", "HEAD")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert _since(fixed.stdout)[0].endswith(": 0 new, 1 fixed")
