@@ -43,12 +43,14 @@ class DebtChange(NamedTuple):
 
     @property
     def changed(self) -> bool:
+        """Whether there is anything to say: a contract new since REF without an allowance in
+        use or written has no debt to report."""
         return bool(
             self.added
             or self.removed
             or self.ignores_added
             or self.ignores_removed
-            or self.used_before != self.used_now
+            or self.used_now != (self.used_before or 0)
         )
 
 

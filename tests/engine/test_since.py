@@ -364,3 +364,28 @@ forbidden = ["app.infra"]
     fixed = _run(root, "--since", "HEAD")
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert _since(fixed.stdout)[0].endswith(": 0 new, 1 fixed")
+
+
+def test_a_contract_new_since_ref_has_only_new_findings(project: Path) -> None:
+    config = project / "contracts.toml"
+    config.write_text(
+        config.read_text()
+        + FORBIDDEN.replace("domain-no-infra", "ui-no-infra").replace("app.domain", "app.ui")
+        + LAYERS
+    )
+    (project / "src/app/ui.py").write_text("from app.infra import X\n")
+    run = _run(project, "--since", "HEAD", "--contract", "ui-no-infra", "--new-only")
+    assert run.returncode == 1, run.stdout + run.stderr
+    since = _since(run.stdout)
+    assert since[0].endswith(": 1 new, 0 fixed")
+    assert since[2:] == [
+        "  new [ui-no-infra] src/app/ui.py:1: LY001 app.ui imports app.infra (X)"
+    ]  # a new contract without allowances has no debt to report
+    both = _since(_run(project, "--since", "HEAD").stdout)
+    assert both[0].endswith(": 1 new, 0 fixed") and len(both) == 3  # layers: kept, nothing
+
+
+def test_since_with_verify_cache_is_a_usage_error(project: Path) -> None:
+    run = _run(project, "--since", "HEAD", "--verify-cache")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == "layering: error: --since and --verify-cache: run each on its own\n"
