@@ -88,6 +88,7 @@ def check_since(
         config, note = _configuration_at(ref, tree, relative, settings)
         try:
             before_settings = dataclasses.replace(load_settings(config), cache_dir=cache_dir)
+            _interpreters_of_today(before_settings, settings)
             _source_roots_within(before_settings, tree, ref)
             known = _contract_keys(before_settings)
             ids = [i for i in contract_ids if i in known]
@@ -217,6 +218,23 @@ def _has_configuration(pyproject: str, settings: Settings) -> bool:
     from layering.engine.config import importlinter_configuration_in
 
     return importlinter_configuration_in(os.path.dirname(pyproject)) == pyproject
+
+
+def _interpreters_of_today(before: Settings, today: Settings) -> None:
+    """A probe contract's `python` relative to the configuration names an environment beside
+    it, which git does not keep (`.venv/bin/python`): at REF, the one beside today's."""
+    for spec in before.contracts:
+        text = spec.options.get("python")
+        if (
+            not isinstance(text, str)
+            or os.path.isabs(text)
+            or "/" not in text.replace(os.sep, "/")
+        ):
+            continue
+        if not os.path.lexists(os.path.join(before.base_dir, text)):
+            beside_today = os.path.join(today.base_dir, text)
+            if os.path.lexists(beside_today):
+                spec.options["python"] = os.path.abspath(beside_today)
 
 
 def _source_roots_within(settings: Settings, tree: str, ref: str) -> None:

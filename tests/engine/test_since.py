@@ -389,3 +389,24 @@ def test_since_with_verify_cache_is_a_usage_error(project: Path) -> None:
     run = _run(project, "--since", "HEAD", "--verify-cache")
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr == "layering: error: --since and --verify-cache: run each on its own\n"
+
+
+def test_a_probe_interpreter_beside_the_configuration_is_todays_at_ref(tmp_path: Path) -> None:
+    probe = """
+[[contracts]]
+id = "model-loads-no-infra"
+name = "Importing the model loads no infra"
+type = "probe"
+modules = ["app.domain.model"]
+forbidden = ["app.infra"]
+python = "env/bin/python"
+"""
+    root = tmp_path / "project"
+    root.mkdir()
+    _repo(root, probe, {".gitignore": "env/\n"})  # the environment is not committed
+    (root / "env/bin").mkdir(parents=True)
+    (root / "env/bin/python").symlink_to(sys.executable)
+    run = _run(root, "--since", "HEAD", "--new-only")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "python: env/bin/python" in run.stdout
+    assert _since(run.stdout)[0].endswith(": 0 new, 0 fixed")
