@@ -125,9 +125,15 @@ def _archive(top: str, commit: str, into: str, specs: list[str]) -> None:
         process.kill()
         process.wait()
         detail = process.stderr.read().decode(errors="replace").strip()
+        process.stderr.close()
         raise GitProblem(
             f"cannot read the tree of {commit[:12]} ({detail.splitlines()[0] if detail else error})"
         ) from None
+    except BaseException:  # Ctrl-C, SIGTERM: git goes with the run
+        process.kill()
+        process.wait()
+        process.stderr.close()
+        raise
     finally:
         process.stdout.close()
     error_text = process.stderr.read().decode(errors="replace").strip()
