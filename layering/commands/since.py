@@ -243,7 +243,8 @@ def _source_roots_within(settings: Settings, tree: str, ref: str) -> None:
         if os.path.relpath(os.path.realpath(root), os.path.realpath(tree)).startswith(".."):
             raise UsageError(
                 "--since",
-                f"the source root {root} lies outside the git repository: its files at {ref} cannot be read",
+                f"the source root '{os.path.relpath(root, settings.base_dir).replace(os.sep, '/')}' of "
+                f"{os.path.basename(settings.path)} lies outside the git repository: its files at {ref} cannot be read",
             )
 
 

@@ -410,3 +410,52 @@ python = "env/bin/python"
     assert run.returncode == 0, run.stdout + run.stderr
     assert "python: env/bin/python" in run.stdout
     assert _since(run.stdout)[0].endswith(": 0 new, 0 fixed")
+
+
+def test_a_source_root_outside_the_repository_is_one_line(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    write_files(tmp_path / "outside", {k.replace("src/", ""): v for k, v in PACKAGE.items()})
+    write_files(root, {"contracts.toml": HEADER.replace('"src"', '"../outside"') + FORBIDDEN})
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "first")
+    run = _run(root, "--since", "HEAD")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == (
+        "layering: error: argument --since: the source root '../outside' of contracts.toml lies "
+        "outside the git repository: its files at HEAD cannot be read\n"
+    )
+
+
+def test_a_configuration_in_a_directory_of_the_repository(tmp_path: Path) -> None:
+    repo = tmp_path / "project"
+    service = repo / "services" / "api"
+    service.mkdir(parents=True)
+    write_files(service, {**PACKAGE, "contracts.toml": HEADER + FORBIDDEN})
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "first")
+    (service / "src/app/domain/service.py").write_text("from app.infra import Y\n")
+    run = _run(service, "--since", "HEAD")
+    since = _since(run.stdout)
+    assert since[1] == "  HEAD is checked with its own services/api/contracts.toml"
+    assert since[0].endswith(": 1 new, 0 fixed")
+    assert since[2].endswith(
+        "src/app/domain/service.py:1: LY001 app.domain.service imports app.infra (Y)"
+    )
+
+
+def test_a_pyproject_without_the_table_at_ref_is_checked_with_todays(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    write_files(root, {**PACKAGE, "pyproject.toml": '[project]\nname = "app"\n'})
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "first")
+    table = HEADER + FORBIDDEN.replace("[[contracts]]", "[[tool.layering.contracts]]")
+    (root / "pyproject.toml").write_text('[project]\nname = "app"\n\n[tool.layering]\n' + table)
+    run = _run(root, "--since", "HEAD")
+    assert run.returncode == 1, run.stdout + run.stderr
+    since = _since(run.stdout)
+    assert since[1] == "  HEAD has no configuration at pyproject.toml: it is checked with today's"
+    assert since[0].endswith(": 0 new, 0 fixed")
