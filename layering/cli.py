@@ -952,9 +952,10 @@ def _init(arguments: argparse.Namespace) -> int:
 
 
 def _since_out(format: str, report: Any, since: Any, new_only: bool) -> int:
-    """The report with what changed since REF (after it in text, its `since` object in JSON;
-    GitHub's annotations and SARIF are the report's own), and the exit code: with `new_only`,
-    1 only where a finding is new since REF (2 still where a contract could not be decided)."""
+    """The report with what changed since REF (after it in text, its `since` object in JSON,
+    a notice among GitHub's annotations, where with `new_only` an old finding is a warning;
+    SARIF is the report's own), and the exit code: with `new_only`, 1 only where a finding is
+    new since REF (2 still where a contract could not be decided)."""
     from layering.domain.since import new_fails
     from layering.reporting import since as since_report
 
@@ -968,6 +969,9 @@ def _since_out(format: str, report: Any, since: Any, new_only: bool) -> int:
         document["exit_code"] = code
         document["since"] = since_report.document(since)
         _out(json_report.render_document(document))
+        return code
+    if format == "github":
+        _out(since_report.render_github(report, since, new_only))
         return code
     _out(_render(format, report))
     if format == "text":

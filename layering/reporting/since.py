@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from layering.domain.results import RunReport
 from layering.domain.serialization import violation_to_data
 from layering.domain.since import DebtChange, Since
 from layering.reporting.text import relative_path
@@ -77,3 +78,24 @@ def document(since: Since) -> dict[str, Any]:
             for change in since.debt
         ],
     }
+
+
+def render_github(report: RunReport, since: Since, new_only: bool) -> str:
+    """The annotations of the report, a notice of what changed since REF before its summary,
+    and with `new_only` each finding as old as REF a warning (it does not fail the run)."""
+    from layering.reporting import github
+
+    new = {(f.contract, f.violation) for f in since.new}
+    notice = github.command(
+        "notice",
+        "\n".join(
+            [
+                f"{len(since.new)} new, {since.fixed} fixed; {since.config_note}",
+                *(f"new [{f.contract}] {f.violation.render()}" for f in since.new),
+                *(f"debt [{c.contract}] {debt_text(c, since.ref)}" for c in since.debt),
+            ]
+        ),
+        title=f"layering: since {since.ref}",
+    )
+    passing = (lambda contract, violation: (contract, violation) not in new) if new_only else None
+    return github.render(report, passing=passing, closing=[notice])

@@ -459,3 +459,25 @@ def test_a_pyproject_without_the_table_at_ref_is_checked_with_todays(tmp_path: P
     since = _since(run.stdout)
     assert since[1] == "  HEAD has no configuration at pyproject.toml: it is checked with today's"
     assert since[0].endswith(": 0 new, 0 fixed")
+
+
+def test_github_annotates_old_findings_as_warnings_under_new_only(project: Path) -> None:
+    (project / "src/app/domain/service.py").write_text("from app.infra import Y\n")
+    lines = _run(
+        project, "--since", "HEAD", "--new-only", "--format", "github"
+    ).stdout.splitlines()
+    assert [line.split(" ")[0] for line in lines if line.startswith("::")] == [
+        "::warning",  # as old as HEAD: reported, does not fail the run
+        "::error",
+        "::notice",
+    ]
+    assert (
+        "file=src/app/domain/model.py" in lines[0] and "file=src/app/domain/service.py" in lines[1]
+    )
+    assert lines[2].startswith("::notice title=layering%3A since HEAD::1 new, 0 fixed; ")
+    every = _run(project, "--since", "HEAD", "--format", "github").stdout.splitlines()
+    assert [line.split(" ")[0] for line in every if line.startswith("::")] == [
+        "::error",  # without --new-only every finding fails the run, as without --since
+        "::error",
+        "::notice",
+    ]
