@@ -65,12 +65,15 @@ def _repo(root: Path, contracts: str = FORBIDDEN, files: dict[str, str] | None =
     return root
 
 
-def _run(root: Path, *args: str) -> subprocess.CompletedProcess:
-    """`python -m layering check ARGS` in `root`, its temporary files in `root/../tmp`."""
+def _run(root: Path, *args: str, path: str | None = None) -> subprocess.CompletedProcess:
+    """`python -m layering check ARGS` in `root`, its temporary files in `root/../tmp`; `path`
+    sets PATH."""
     tmp = root.parent / "tmp"
     tmp.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TMPDIR")}
     env["TMPDIR"] = str(tmp)
+    if path is not None:
+        env["PATH"] = path
     run = subprocess.run(
         [sys.executable, "-m", "layering", "check", *args],
         cwd=root,
@@ -481,3 +484,12 @@ def test_github_annotates_old_findings_as_warnings_under_new_only(project: Path)
         "::error",
         "::notice",
     ]
+
+
+def test_without_git_is_one_line(project: Path, tmp_path: Path) -> None:
+    run = _run(project, "--since", "HEAD", path=str(tmp_path / "nothing-here"))
+    assert run.returncode == 2 and run.stdout == ""
+    assert (
+        run.stderr
+        == "layering: error: argument --since: git is not installed (no 'git' on PATH)\n"
+    )
