@@ -493,3 +493,26 @@ def test_without_git_is_one_line(project: Path, tmp_path: Path) -> None:
         run.stderr
         == "layering: error: argument --since: git is not installed (no 'git' on PATH)\n"
     )
+
+
+def test_two_runs_at_once_wait_for_each_other(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    _repo(root, LAYERS, {"src/app/infra.py": "from app import ui\n"})
+    (root / "src/app/domain/service.py").write_text("from app import ui\n")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TMPDIR")}
+    env["TMPDIR"] = str(tmp)
+    command = [sys.executable, "-m", "layering", "check", "--since", "HEAD"]
+    runs = [
+        subprocess.Popen(
+            command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [1, 1], outputs
+    assert outputs[0] == outputs[1]
+    assert _since(outputs[0][0])[0].endswith(": 1 new, 0 fixed")
+    assert list(tmp.iterdir()) == []
