@@ -115,6 +115,17 @@ def _parser() -> argparse.ArgumentParser:
         "and exit 2 naming each entry that disagrees (for a nightly job; see SECURITY.md)",
     )
     check.add_argument(
+        "--since",
+        metavar="REF",
+        help="also check the tree of git revision REF (read from git; the checkout is not touched) and "
+        "report which findings are new since REF, how many are fixed, and how each contract's debt changed",
+    )
+    check.add_argument(
+        "--new-only",
+        action="store_true",
+        help="with --since: fail (exit 1) only where a finding is new since REF; older ones are reported",
+    )
+    check.add_argument(
         "--cache-dir",
         metavar="DIR",
         help="keep the cache in DIR for this run, in place of the configuration's cache_dir "
@@ -449,6 +460,12 @@ def _check(arguments: argparse.Namespace) -> int:
         selection = ProbeSelection.PROBES
     if arguments.jobs is not None and arguments.jobs < 1:
         return _usage_error("--jobs takes a number of 1 or more")
+    if arguments.new_only and arguments.since is None:
+        return _usage_error("--new-only needs --since REF: new since which revision?")
+    if arguments.since is not None and arguments.verify_cache:
+        return _usage_error("--since and --verify-cache: run each on its own")
+    if arguments.since is not None and not arguments.since.strip():
+        return _usage_error("--since takes a git revision (a branch, a tag, a commit)")
     runs = _configurations_to_check(arguments)
     if len(runs) > 1 and arguments.format in ("json", "sarif"):
         from layering.domain.errors import UsageError
@@ -533,6 +550,11 @@ def _check_one(
     if arguments.verbose:
         sys.stderr.write(f"layering: checking {_text().relative_path(settings.path)}\n")
     started = time.perf_counter()
+    revision = None
+    if arguments.since is not None:  # a revision that names nothing is said before any run
+        from layering.commands.since import target
+
+        revision = target(settings, arguments.since)
     progress = ProgressLine() if _progress_allowed() else None
     disagreements: list[str] = []
     with _erased(progress):
@@ -554,6 +576,22 @@ def _check_one(
                 python=arguments.python,
                 kept=_LEFT_AT_EXIT,
             )
+        since = None
+        if revision is not None:
+            from layering.commands.since import check_since
+
+            since = check_since(
+                settings,
+                revision,
+                report,
+                contract_ids,
+                selection,
+                use_cache=not arguments.no_cache,
+                chains=arguments.chains,
+                python=arguments.python,
+                jobs=arguments.jobs,
+                progress=progress,
+            )
     if arguments.show_timings or arguments.verbose:
         sys.stderr.write(
             f"layering: {_text().relative_path(settings.path)}: {len(report.results)} "
@@ -562,6 +600,8 @@ def _check_one(
         )
     if arguments.format in ("text", "json", "sarif"):  # github shows them as annotations
         sys.stderr.write(_text().warning_lines(report))
+    if since is not None:
+        return _since_out(arguments.format, report, since, arguments.new_only)
     _out(_render(arguments.format, report))
     for disagreement in disagreements:
         sys.stderr.write(f"layering: error: cache entry disagrees: {disagreement}\n")
@@ -922,6 +962,34 @@ def _init(arguments: argparse.Namespace) -> int:
     )
     _out(inferred.render_summary(proposal, _text().relative_path(path)))
     return 0
+
+
+def _since_out(format: str, report: Any, since: Any, new_only: bool) -> int:
+    """The report with what changed since REF (after it in text, its `since` object in JSON,
+    a notice among GitHub's annotations, where with `new_only` an old finding is a warning;
+    SARIF is the report's own), and the exit code: with `new_only`, 1 only where a finding is
+    new since REF (2 still where a contract could not be decided)."""
+    from layering.domain.since import new_fails
+    from layering.reporting import since as since_report
+
+    code = report.exit_code
+    if new_only and code != 2:
+        code = 1 if new_fails(since, report.results) else 0
+    if format == "json":
+        from layering.reporting import json as json_report
+
+        document = json_report.document(report)
+        document["exit_code"] = code
+        document["since"] = since_report.document(since)
+        _out(json_report.render_document(document))
+        return code
+    if format == "github":
+        _out(since_report.render_github(report, since, new_only))
+        return code
+    _out(_render(format, report))
+    if format == "text":
+        _out(since_report.render_text(since))
+    return code
 
 
 def _colour() -> bool:

@@ -13,9 +13,10 @@ directory.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 
 from layering.domain.errors import ConfigError
-from layering.domain.results import RunReport, Verdict
+from layering.domain.results import RunReport, Verdict, Violation
 from layering.reporting import text
 from layering.reporting._findings import (
     PathMapper,
@@ -43,9 +44,16 @@ def command(kind: str, message: str, **properties: object) -> str:
     return f"::{kind}{' ' + shown if shown else ''}::{escape_data(message)}"
 
 
-def render(report: RunReport, root: str | None = None) -> str:
+def render(
+    report: RunReport,
+    root: str | None = None,
+    passing: Callable[[str, Violation], bool] | None = None,
+    closing: Sequence[str] = (),
+) -> str:
     """Annotations with paths relative to `root`: by default the repository that holds the
-    configuration (GitHub resolves them there), else the current directory."""
+    configuration (GitHub resolves them there), else the current directory. A finding that
+    `passing(contract key, finding)` says does not fail the run (`check --since REF
+    --new-only`: one as old as REF) is a warning; `closing` lines come before the summary."""
     base = os.path.dirname(os.path.abspath(report.config_path))
     paths = PathMapper(report.config_path, root or repository_root(base))
     lines: list[str] = []
@@ -77,7 +85,9 @@ def render(report: RunReport, root: str | None = None) -> str:
             body.extend(result.notes)
             lines.append(
                 command(
-                    "warning" if result.warns else "error",
+                    "warning"
+                    if result.warns or (passing and passing(result.contract_id, violation))
+                    else "error",
                     "\n".join(body),
                     file=paths.display(violation.path)
                     if violation.path
@@ -99,6 +109,7 @@ def render(report: RunReport, root: str | None = None) -> str:
                     title=f"{result.name} is broken as expected",
                 )
             )
+    lines.extend(closing)
     lines.append(text.summary(report))
     return "\n".join(lines) + "\n"
 

@@ -77,6 +77,11 @@ def render_error(error: ConfigError) -> str:
     return _dump(error_document(error))
 
 
+def render_document(data: dict[str, Any]) -> str:
+    """A report's document (`document`, with what a run adds to it) as the report prints it."""
+    return _dump(data)
+
+
 def _dump(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
