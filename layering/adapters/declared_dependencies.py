@@ -64,7 +64,43 @@ def read_declared(path: str) -> Declared:
 
 
 def installed_distributions() -> Mapping[str, list[str]]:
-    """Each top-level module installed here, and the distributions that provide it."""
-    from importlib.metadata import packages_distributions
+    """Each top-level module installed here, and the distributions that provide it: from each
+    distribution's `top_level.txt`, else from the files it installed, as Python 3.11's
+    `packages_distributions` reads them (3.10's reads `top_level.txt` only, which wheels built
+    by other backends than setuptools lack)."""
+    from importlib.metadata import distributions
 
-    return packages_distributions()
+    provided: dict[str, list[str]] = {}
+    for distribution in distributions():
+        name = distribution.metadata["Name"]
+        if not name:
+            continue
+        listed = (distribution.read_text("top_level.txt") or "").split()
+        for module in listed or _top_level_of(distribution.files or ()):
+            provided.setdefault(module, []).append(name)
+    return provided
+
+
+def _top_level_of(files) -> set[str]:
+    """The top-level modules and packages among a distribution's installed files."""
+    found = set()
+    for path in files:
+        parts = path.parts
+        if (
+            not parts
+            or parts[0].endswith((".dist-info", ".egg-info", ".data"))
+            or parts[0]
+            in (
+                "..",
+                "__pycache__",
+            )
+        ):
+            continue
+        if len(parts) == 1:
+            if parts[0].endswith(".py"):
+                found.add(parts[0][:-3])
+            elif parts[0].endswith((".so", ".pyd")):
+                found.add(parts[0].split(".")[0])
+        elif parts[0].isidentifier():
+            found.add(parts[0])
+    return found

@@ -9,6 +9,7 @@ from layering.contracts._common import Contract, Findings, option
 from layering.domain.baseline import IGNORE_DISTRIBUTIONS
 from layering.domain.codes import STALE_ALLOWANCE, UNDECLARED_DEPENDENCY, UNUSED_DEPENDENCY
 from layering.domain.dependencies import (
+    LATER_STANDARD_LIBRARY,
     Declared,
     distributions_of,
     normalized,
@@ -122,6 +123,7 @@ class ExternalContract(Contract):
             for fact in evidence.facts_of(importer)
             if fact.module != "__future__"
             and classes.class_of(fact.imported) == "<third-party>"
+            and fact.imported.split(".")[0] not in LATER_STANDARD_LIBRARY
             and not self.skips(fact, found, evidence)
         ]
         seen_ignored: set[str] = set()

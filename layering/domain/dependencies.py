@@ -30,6 +30,12 @@ class Declared(NamedTuple):
         return normalized(distribution) in {normalized(r.name) for r in self.requirements}
 
 
+LATER_STANDARD_LIBRARY = frozenset({"tomllib", "annotationlib", "compression"})
+"""Top-level modules of the standard library of a later Python than some a package supports
+(`tomllib` from 3.11, `annotationlib` and `compression` from 3.14): code that imports them
+behind a version check declares no distribution for them, whichever Python runs the check."""
+
+
 def normalized(name: str) -> str:
     """A distribution's name as PEP 503 compares them: `PyYAML`, `pyyaml` and `py_yaml`... are
     one when their runs of `-_.` match."""
