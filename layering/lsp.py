@@ -11,7 +11,8 @@ from its working directory), with the cache, in a thread of its own, and publish
 * an empty list for each file that had diagnostics and has none now;
 * a configuration that cannot be used: its problems as diagnostics on the configuration's lines
   (the findings of the last run are withdrawn: they may no longer hold), and one
-  `window/showMessage`, until the configuration is fixed.
+  `window/showMessage` until its problems change; no configuration from the root up (a
+  project without contracts): a `window/logMessage` only.
 
 Saves that come while a run decides are gathered into one more run after it (never two runs at
 once): the diagnostics always end as the files on disk last stood. Probe contracts are left
@@ -111,7 +112,25 @@ class LayeringServer(LanguageServer):
             settings = locate_settings(None, start=self.root)
             report = check_settings(settings, probes=ProbeSelection.STATIC)
         except ConfigError as error:
-            self.publish(error_diagnostics(error))
+            by_file = error_diagnostics(error)
+            if _only_probes(error):
+                by_file = {}
+            self.publish(by_file)
+            if not by_file:
+                # No configuration from the root up (a project without contracts: an editor
+                # may start the server for every Python project), or none but probe contracts:
+                # nothing to show in the files, said in the log only.
+                self.send(
+                    self.window_log_message,
+                    types.LogMessageParams(
+                        type=types.MessageType.Warning,
+                        message="layering: nothing to check: every contract is a probe contract, "
+                        "which the language server does not run (layering check runs them)"
+                        if _only_probes(error)
+                        else error_summary(error),
+                    ),
+                )
+                return
             problems = tuple(error.problems)
             if problems != self.error_shown:
                 self.error_shown = problems
@@ -157,6 +176,14 @@ class LayeringServer(LanguageServer):
             notify(params)
         else:
             self.loop.call_soon_threadsafe(notify, params)
+
+
+def _only_probes(error: ConfigError) -> bool:
+    """Whether the configuration is refused only because a static run leaves out all of its
+    contracts (every one a probe contract)."""
+    return len(error.problems) == 1 and error.problems[0].message.startswith(
+        "no static contract to check"
+    )
 
 
 def _path_of(uri: str) -> str | None:

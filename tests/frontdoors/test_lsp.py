@@ -261,6 +261,59 @@ async def test_an_import_that_breaks_several_pairs_is_one_diagnostic(tmp_path):
         await client.stop()
 
 
+@pytest.mark.asyncio
+async def test_a_project_without_a_configuration_is_said_in_the_log_only(tmp_path):
+    """An editor may start the server in every Python project: where no configuration is found
+    from the root up, nothing is published and no message pops up; the log says why."""
+    root = write_project(tmp_path / "project", PACKAGE, None)
+    client = await _start(root)
+    try:
+        await _wait_for(
+            lambda: any("no configuration" in m.message for m in client.log_messages),
+            "the log's line",
+        )
+        said = [m for m in client.log_messages if "no configuration" in m.message]
+        assert said[0].type is types.MessageType.Warning
+        assert said[0].message.startswith(
+            "layering: configuration error: project: no configuration"
+        )
+        assert client.diagnostics == {} and client.messages == []
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+
+
+@pytest.mark.asyncio
+async def test_probe_contracts_are_not_run(tmp_path):
+    """A save must not run the project's code: a configuration of probe contracts only has
+    nothing for the server to check, which the log says (no error on the configuration)."""
+    root = write_project(
+        tmp_path / "project",
+        {**PACKAGE, "src/app/infra.py": "import json\n"},  # run, the probe breaks
+        """
+        root_packages = ["app"]
+        source_roots = ["src"]
+
+        [[contracts]]
+        id = "no-json"
+        name = "app.infra loads no json"
+        type = "probe"
+        modules = ["app.infra"]
+        forbidden = ["json"]
+        """,
+    )
+    client = await _start(root)
+    try:
+        await _wait_for(
+            lambda: any("nothing to check" in m.message for m in client.log_messages),
+            "the log's line",
+        )
+        assert client.diagnostics == {} and client.messages == []
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+
+
 def test_without_pygls_it_says_what_to_install(tmp_path):
     result = subprocess.run(
         [
