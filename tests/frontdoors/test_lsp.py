@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -312,6 +313,32 @@ async def test_probe_contracts_are_not_run(tmp_path):
     finally:
         await client.shutdown_session()
         await client.stop()
+
+
+def test_saves_during_a_run_make_one_more_run_never_two_at_once():
+    from layering.lsp import Runs
+
+    started = threading.Event()
+    release = threading.Event()
+    log: list[str] = []
+
+    def run() -> None:
+        log.append("start")
+        started.set()
+        release.wait(10)
+        log.append("end")
+
+    runs = Runs(run, debounce=0.01)
+    runs.request()
+    assert started.wait(10)
+    for _ in range(5):  # five saves while the first run decides
+        runs.request()
+    release.set()
+    deadline = time.monotonic() + 10
+    while log.count("end") < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.2)
+    assert log == ["start", "end", "start", "end"]
 
 
 def test_without_pygls_it_says_what_to_install(tmp_path):
