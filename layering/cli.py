@@ -1,5 +1,5 @@
-"""`layering check`, `prune`, `baseline`, `explain`, `migrate`, `audit` and `graph`: the command-line
-front door. Parses
+"""`layering check`, `prune`, `baseline`, `explain`, `migrate`, `audit`, `graph`, `init` and
+`lsp`: the command-line front door. Parses
 arguments, runs the use cases, prints.
 
 Exit codes: 0 every contract kept, 1 a contract broken, 2 the run could not be made, 130
@@ -318,6 +318,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     _graph_parser(commands)
     _init_parser(commands)
+    commands.add_parser(
+        "lsp",
+        help="a language server: the contracts' findings as diagnostics in the editor (layering[lsp])",
+        description="Serve the Language Server Protocol over standard input and output: after the "
+        "editor starts it and after each save, check the static contracts of the configuration "
+        "found from the workspace root (with the cache) and publish each finding of a broken "
+        "contract as a diagnostic on its import's line. Needs pygls: install layering[lsp].",
+    )
     return parser
 
 
@@ -412,6 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "explain": _explain,
         "graph": _graph,
         "init": _init,
+        "lsp": _lsp,
     }
     if arguments.command not in commands:
         parser.print_help()
@@ -992,6 +1001,19 @@ def _since_out(format: str, report: Any, since: Any, new_only: bool) -> int:
     return code
 
 
+def _lsp(arguments: argparse.Namespace) -> int:
+    """`layering lsp`: pygls is imported here only, so that no other command pays for it."""
+    try:
+        import pygls.lsp.server  # noqa: F401
+    except ImportError:
+        sys.stderr.write("layering: error: layering lsp needs pygls: install layering[lsp]\n")
+        return 2
+    from layering import lsp
+
+    gc.enable()  # a long-lived server frees what each run leaves (`run` turned it off)
+    return lsp.serve()
+
+
 def _colour() -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set to anything (no-color.org)."""
     return (
@@ -1076,7 +1098,7 @@ def run() -> None:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except OSError:  # a reader that went away (`| head`): nothing more to say to it
+    except (OSError, ValueError):  # a reader that went away (`| head`), a stream closed (lsp)
         pass
     atexit._run_exitfuncs()
     os._exit(code)

@@ -318,6 +318,10 @@ class _LayeringItem(pytest.Item):
         self.runs_code = runs_code
         """Decided by running code (a probe contract's items), not from the source."""
         self.line = line
+        self.funcargs: dict[str, Any] = {}
+        """No fixtures, as a test function's: a plugin that looks for them on every item
+        (pytest-lsp 1.0's `pytest_runtest_call` wrapper returns without yielding from an item
+        that has none, which fails it) sees that there are none."""
 
     def contract_result(self) -> ContractResult:
         state = _state(self.config)
