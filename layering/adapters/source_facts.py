@@ -567,6 +567,83 @@ def module_bindings(path: str, text: str | None = None) -> ModuleBindings:
     return ModuleBindings(frozenset(names), complete)
 
 
+class TopLevelNames(NamedTuple):
+    """How a file binds each of its top-level names, read statically, for following re-exports.
+
+    `defined`: bound there by a def, a class or an assignment (and not only by imports);
+    `whole`: bound only by `import a.b [as m]` to a module; `taken`: bound only by `from D
+    import N [as name]`, all of one name of one module. A name bound by imports of different
+    things is in none of them. `complete` is False where another name may be bound unseen (a
+    star import, a module-level `__getattr__`, `globals()`).
+    """
+
+    defined: frozenset[str]
+    whole: frozenset[str]
+    taken: dict[str, RawBinding]
+    complete: bool
+
+
+def top_level_names(path: str, text: str | None = None) -> TopLevelNames:
+    """The top-level names of the file (module-level statements, `if`, `try` and `with` blocks
+    included; function and class bodies not) and how each is bound."""
+    tree = parse_tree(path, text)
+    defined: set[str] = set()
+    bound_by: dict[str, set[RawBinding]] = {}
+    complete = True
+    pending: list[ast.AST] = list(reversed(tree.body))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+            continue
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                bound = alias.asname or alias.name.partition(".")[0]
+                module = alias.name if alias.asname else bound
+                bound_by.setdefault(bound, set()).add(RawBinding(module))
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name == "*":
+                    complete = False
+                else:
+                    binding = RawBinding(node.module, node.level, alias.name)
+                    bound_by.setdefault(alias.asname or alias.name, set()).add(binding)
+        elif isinstance(node, ast.Global):
+            defined.update(node.names)
+        else:
+            defined.update(_bound_names(node))
+        pending.extend(
+            reversed(
+                [
+                    child
+                    for field in ("body", "handlers", "orelse", "finalbody", "cases")
+                    for child in getattr(node, field, None) or ()
+                ]
+            )
+        )
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            defined.update(node.names)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "globals"
+        ):
+            complete = False
+    if "__getattr__" in defined:
+        complete = False
+    whole, taken = set(), {}
+    for name, bindings in bound_by.items():
+        if name in defined or len(bindings) > 1:
+            continue
+        (binding,) = bindings
+        if binding.name is None:
+            whole.add(name)
+        else:
+            taken[name] = binding
+    return TopLevelNames(frozenset(defined), frozenset(whole), taken, complete)
+
+
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _LEAVES = (
     ast.Name,

@@ -26,6 +26,7 @@ CONTRACT_TYPES: dict[str, str] = {
     "acyclic_siblings": "layering.contracts.acyclic_siblings:AcyclicSiblingsContract",
     "protected": "layering.contracts.protected:ProtectedContract",
     "private_modules": "layering.contracts.private_modules:PrivateModulesContract",
+    "defining_module": "layering.contracts.defining_module:DefiningModuleContract",
 }
 
 

@@ -16,6 +16,7 @@ FORBIDDEN_NAME = "LY005"
 INTERFACE_IMPORT = "LY006"
 UNDECLARED_DEPENDENCY = "LY008"
 UNUSED_DEPENDENCY = "LY009"
+REEXPORTED_NAME = "LY007"
 LAYERS_IMPORT = "LY011"
 INDEPENDENCE_IMPORT = "LY012"
 SIBLING_CYCLE = "LY013"
@@ -63,6 +64,10 @@ RULES: dict[str, tuple[str, str]] = {
     UNUSED_DEPENDENCY: (
         "unused-dependency",
         "A declared dependency provides no module that the package imports",
+    ),
+    REEXPORTED_NAME: (
+        "name-from-re-export",
+        "A module takes a name through a re-export instead of from the module that defines it",
     ),
     LAYERS_IMPORT: ("layers-import", "A lower layer imports a higher layer"),
     INDEPENDENCE_IMPORT: ("independence-import", "Independent modules import each other"),

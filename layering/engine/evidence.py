@@ -30,6 +30,7 @@ from layering.domain.errors import ConfigError, Problem, SourceUnreadable
 from layering.domain.facts import ImportFact, NameUse
 from layering.domain.interface import ExportsReading
 from layering.domain.patterns import ModulePattern, is_within
+from layering.domain.reexports import ModuleNames
 from layering.domain.results import Hop
 from layering.engine.config import Settings
 from layering.engine.plan import DEFAULT_PLAN, RunPlan
@@ -92,6 +93,7 @@ class Evidence:
         self._name_uses: dict[str, tuple[ImportFact, ...]] = {}
         self._typing_only: dict[str, frozenset[tuple[int, str]]] = {}
         self._exports: dict[str, ExportsReading | None] = {}
+        self._top_level: dict[str, ModuleNames | None] = {}
 
     def follow(self, plan: RunPlan) -> None:
         """Read the package by `plan` from now on: said once, when the run has chosen its
@@ -674,6 +676,36 @@ class Evidence:
             others.append((line, ".".join([*parts, *attributes])))
         return ExportsReading(display, raw.names, tuple(others), raw.line, raw.unreadable)
 
+    def top_level_names(self, module: str) -> ModuleNames | None:
+        """How an internal module binds its top-level names, each import resolved against the
+        package (`domain.reexports`); None for a module outside the package or a file that
+        cannot be read. Read once per run; the file counts as read (its content keys a cached
+        verdict that depends on it)."""
+        if module in self._top_level:
+            return self._top_level[module]
+        path = self.path_of(module)
+        names = None
+        if path is not None:
+            from layering.adapters.source_facts import top_level_names
+
+            try:
+                raw = top_level_names(path, self._sources.read(path))
+            except SourceUnreadable:
+                raw = None
+            if raw is not None:
+                whole, imported = set(raw.whole), {}
+                for name, binding in raw.taken.items():
+                    base = self._absolute(module, path, binding)
+                    if base is None or binding.name is None:
+                        continue
+                    if self.is_module(f"{base}.{binding.name}"):
+                        whole.add(name)
+                    elif self.is_internal(base) and self.is_module(base):
+                        imported[name] = (base, binding.name)
+                names = ModuleNames(raw.defined, frozenset(whole), imported, raw.complete)
+        self._top_level[module] = names
+        return names
+
     @cached_property
     def graph(self) -> Any:
         """The graph of the root packages (grimp's, by default), with external packages
@@ -714,6 +746,7 @@ class Evidence:
             | set(self._name_uses)
             | set(self._typing_only)
             | {m for m, r in self._exports.items() if r is not None}
+            | set(self._top_level)
         )
         return read | {by_path[p] for p in self._statements if p in by_path}
 

@@ -69,7 +69,7 @@ def test_unknown_contract_type_lists_known_types(project):
         in result.stderr
     )
     assert (
-        "known types: acyclic_siblings, contained, external, forbidden, independence, interface, layers, leaf, loads, private_modules, probe, protected"
+        "known types: acyclic_siblings, contained, defining_module, external, forbidden, independence, interface, layers, leaf, loads, private_modules, probe, protected"
         in result.stderr
     )
 
