@@ -117,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--python",
         default=None,
-        help="interpreter for the bench venv (default: the running one if >= 3.13, else the newest >= 3.13 found)",
+        help="interpreter for the bench venv (default: the running one if >= 3.13, else the "
+        "newest >= 3.13 found)",
     )
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up comparison")
     ap.add_argument("--no-probes", action="store_true", help="skip the runtime-probe comparison")

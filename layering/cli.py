@@ -111,19 +111,23 @@ def _parser() -> argparse.ArgumentParser:
     caching.add_argument(
         "--verify-cache",
         action="store_true",
-        help="check every entry of the cache against the files and a run without it: print that run's report, "
+        help="check every entry of the cache against the files and a run without it: print that "
+        "run's report, "
         "and exit 2 naming each entry that disagrees (for a nightly job; see SECURITY.md)",
     )
     check.add_argument(
         "--since",
         metavar="REF",
-        help="also check the tree of git revision REF (read from git; the checkout is not touched) and "
-        "report which findings are new since REF, how many are fixed, and how each contract's debt changed",
+        help="also check the tree of git revision REF (read from git; the checkout is not "
+        "touched) and "
+        "report which findings are new since REF, how many are fixed, and how each contract's "
+        "debt changed",
     )
     check.add_argument(
         "--new-only",
         action="store_true",
-        help="with --since: fail (exit 1) only where a finding is new since REF; older ones are reported",
+        help="with --since: fail (exit 1) only where a finding is new since REF; older ones are "
+        "reported",
     )
     check.add_argument(
         "--cache-dir",
@@ -155,7 +159,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--python",
         metavar="PATH",
-        help="the interpreter probes run in, e.g. .venv/bin/python (default: each probe contract's python, else the one running layering); "
+        help="the interpreter probes run in, e.g. .venv/bin/python (default: each probe "
+        "contract's python, else the one running layering); "
         "a root package found nowhere else is looked for on its path",
     )
     check.add_argument(
@@ -163,7 +168,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_chains,
         metavar="N|all",
         default=0,
-        help="list the N shortest chains of each broken contract (or all of them) beyond one example per import to cut; default 0",
+        help="list the N shortest chains of each broken contract (or all of them) beyond one "
+        "example per import to cut; default 0",
     )
     check.add_argument(
         "--format",
@@ -194,7 +200,8 @@ def _parser() -> argparse.ArgumentParser:
     migrate = commands.add_parser(
         "migrate",
         help="write contracts.toml (or [tool.layering]) from an import-linter configuration",
-        description="Write the contracts of an import-linter configuration (.importlinter, setup.cfg, "
+        description="Write the contracts of an import-linter configuration (.importlinter, "
+        "setup.cfg, "
         "[tool.importlinter]) in layering's format, with their comments, atomically. The verdicts "
         "are the same before and after.",
     )
@@ -203,7 +210,8 @@ def _parser() -> argparse.ArgumentParser:
         "--to",
         choices=("contracts.toml", "pyproject.toml"),
         default="contracts.toml",
-        help="write a contracts.toml beside the configuration (default), or [tool.layering] into its pyproject.toml",
+        help="write a contracts.toml beside the configuration (default), or [tool.layering] into "
+        "its pyproject.toml",
     )
     migrate.add_argument(
         "--force",
@@ -216,7 +224,8 @@ def _parser() -> argparse.ArgumentParser:
     audit = commands.add_parser(
         "audit",
         help="compare each probe contract with the static load closure of its modules",
-        description="Run each probe contract's probe and read the same modules' load closure from the "
+        description="Run each probe contract's probe and read the same modules' load closure from "
+        "the "
         "source; show where they disagree (exit 0 they agree, 1 they do not, 2 a run failed).",
     )
     _config_arguments(audit)
@@ -237,7 +246,8 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--python",
         metavar="PATH",
-        help="the interpreter probes run in, as for check (default: each probe contract's python, else the one running layering)",
+        help="the interpreter probes run in, as for check (default: each probe contract's python, "
+        "else the one running layering)",
     )
     audit.add_argument(
         "--format",
@@ -248,10 +258,14 @@ def _parser() -> argparse.ArgumentParser:
     baseline = commands.add_parser(
         "baseline",
         help="excuse every violation found today, so that only new ones break a contract",
-        description="Add to each broken contract the entries that excuse what it finds today (allow, "
-        "ignore_imports or expect_loaded; the imports of a cut, not every chain), each with a comment, "
-        "keeping the rest of the file as written. The entries only shrink afterwards: `layering prune` "
-        "removes the stale ones. Exit 0 every contract kept afterwards, 1 one is not, 2 the run could not be made.",
+        description="Add to each broken contract the entries that excuse what it finds today "
+        "(allow, "
+        "ignore_imports or expect_loaded; the imports of a cut, not every chain), each with a "
+        "comment, "
+        "keeping the rest of the file as written. The entries only shrink afterwards: `layering "
+        "prune` "
+        "removes the stale ones. Exit 0 every contract kept afterwards, 1 one is not, 2 the run "
+        "could not be made.",
     )
     _config_arguments(baseline)
     baseline.add_argument(
@@ -283,9 +297,11 @@ def _parser() -> argparse.ArgumentParser:
     explain = commands.add_parser(
         "explain",
         help="why one module imports another: the chains, and the imports that cut them",
-        description="Show how IMPORTER (or a module of it) imports IMPORTED (or a module of it): every "
+        description="Show how IMPORTER (or a module of it) imports IMPORTED (or a module of it): "
+        "every "
         "chain of import statements, shortest first, each hop with path:line, names and marks "
-        "(function-level, TYPE_CHECKING, lazy), and the fewest imports whose removal cuts them all. "
+        "(function-level, TYPE_CHECKING, lazy), and the fewest imports whose removal cuts them "
+        "all. "
         "Exit 0 it does, 1 it does not, 2 the run could not be made.",
     )
     explain.add_argument(
@@ -320,7 +336,8 @@ def _parser() -> argparse.ArgumentParser:
     _init_parser(commands)
     commands.add_parser(
         "lsp",
-        help="a language server: the contracts' findings as diagnostics in the editor (layering[lsp])",
+        help="a language server: the contracts' findings as diagnostics in the editor "
+        "(layering[lsp])",
         description="Serve the Language Server Protocol over standard input and output: after the "
         "editor starts it and after each save, check the static contracts of the configuration "
         "found from the workspace root (with the cache) and publish each finding of a broken "
@@ -358,7 +375,8 @@ def _checked_path(argument: str, path: str) -> str:
     if path.endswith((".py", ".pyi")):
         raise UsageError(
             argument,
-            f"{path} is Python source, not a configuration (contracts.toml, pyproject.toml, setup.cfg, "
+            f"{path} is Python source, not a configuration (contracts.toml, pyproject.toml, "
+            "setup.cfg, "
             ".importlinter); a contract id goes after --contract",
         )
     return path
@@ -409,7 +427,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         and arguments.config != arguments.config_path
     ):
         parser.error(
-            f"two configurations given ({arguments.config_path} and --config {arguments.config}): name one"
+            f"two configurations given ({arguments.config_path} and --config {arguments.config}): "
+            "name one"
         )
     commands = {
         "check": _check,
@@ -481,7 +500,8 @@ def _check(arguments: argparse.Namespace) -> int:
 
         raise UsageError(
             "--format",
-            f"{arguments.format} reports one configuration: check each of the {len(runs)} in a run of its own",
+            f"{arguments.format} reports one configuration: check each of the {len(runs)} in a "
+            "run of its own",
         )
     code = 0
     for number, (settings, contract_ids) in enumerate(runs):
@@ -616,7 +636,9 @@ def _check_one(
         sys.stderr.write(f"layering: error: cache entry disagrees: {disagreement}\n")
     if disagreements:
         sys.stderr.write(
-            f"layering: error: {len(disagreements)} cache {'entry disagrees' if len(disagreements) == 1 else 'entries disagree'} with the files; remove the cache directory, and find who wrote it\n"
+            f"layering: error: {len(disagreements)} cache "
+            f"{'entry disagrees' if len(disagreements) == 1 else 'entries disagree'} with the "
+            "files; remove the cache directory, and find who wrote it\n"
         )
         return 2
     return report.exit_code
@@ -716,7 +738,8 @@ def _migrate(arguments: argparse.Namespace) -> int:
         _out(migration.text)
     else:
         _out(
-            f"{relative(migration.path)}: wrote {migration.contracts} contract{'' if migration.contracts == 1 else 's'} from {relative(settings.path)}, "
+            f"{relative(migration.path)}: wrote {migration.contracts} "
+            f"contract{'' if migration.contracts == 1 else 's'} from {relative(settings.path)}, "
             "with the same verdicts\n"
         )
     for note in migration.notes:
@@ -763,7 +786,8 @@ def _graph_parser(commands) -> None:
     graph = commands.add_parser(
         "graph",
         help="print the import graph of a package at a depth, marking what breaks a contract",
-        description="Print the import graph of PACKAGE (default: the root packages) with submodules "
+        description="Print the import graph of PACKAGE (default: the root packages) with "
+        "submodules "
         "squashed to --depth, edges weighted by imports, as Mermaid, graphviz dot or JSON.",
         epilog=GRAPH_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -793,7 +817,8 @@ def _graph_parser(commands) -> None:
     graph.add_argument(
         "--contract",
         metavar="ID",
-        help="draw the declared stack of this layers contract instead, with the imports that break it",
+        help="draw the declared stack of this layers contract instead, with the imports that "
+        "break it",
     )
     graph.add_argument(
         "--no-contracts", action="store_true", help="draw the graph without checking the contracts"
@@ -901,8 +926,10 @@ def _init_parser(commands) -> None:
     init = commands.add_parser(
         "init",
         help="write the contracts a package's imports justify today (each one kept)",
-        description="Infer layers and independence contracts from PACKAGE's imports and write them "
-        "as a commented contracts.toml (or [tool.layering] in pyproject.toml), kept on today's code.",
+        description="Infer layers and independence contracts from PACKAGE's imports and write "
+        "them "
+        "as a commented contracts.toml (or [tool.layering] in pyproject.toml), kept on today's "
+        "code.",
         epilog=INIT_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -910,7 +937,8 @@ def _init_parser(commands) -> None:
         "package",
         nargs="?",
         metavar="PACKAGE",
-        help="the package (default: the configuration's root package, else the one package here or in src/)",
+        help="the package (default: the configuration's root package, else the one package here "
+        "or in src/)",
     )
     init.add_argument(
         "--pyproject", action="store_true", help="write [tool.layering] in pyproject.toml"

@@ -141,7 +141,8 @@ class LayeringServer(LanguageServer):
                 self.window_show_message,
                 types.ShowMessageParams(
                     type=types.MessageType.Error,
-                    message=f"layering: the check could not be made: {type(error).__name__}: {error}",
+                    message=f"layering: the check could not be made: {type(error).__name__}: "
+                    f"{error}",
                 ),
             )
             return
@@ -156,7 +157,8 @@ class LayeringServer(LanguageServer):
             self.window_log_message,
             types.LogMessageParams(
                 type=types.MessageType.Info,
-                message=f"layering: {len(report.results)} contract{'s' if len(report.results) != 1 else ''} "
+                message=f"layering: {len(report.results)} "
+                f"contract{'s' if len(report.results) != 1 else ''} "
                 f"checked in {time.perf_counter() - started:.2f} s",
             ),
         )

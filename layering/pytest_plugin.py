@@ -64,7 +64,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--layering-config",
         metavar="PATH",
         default=None,
-        help="collect the contracts of this file (contracts.toml, or a pyproject.toml with [tool.layering]) as tests",
+        help="collect the contracts of this file (contracts.toml, or a pyproject.toml with "
+        "[tool.layering]) as tests",
     )
     group.addoption(
         "--layering-no-probe",
@@ -74,7 +75,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini(
         "layering_config",
-        help="contracts file collected as tests when pytest runs without path arguments (relative to the ini file)",
+        help="contracts file collected as tests when pytest runs without path arguments (relative "
+        "to the ini file)",
         default="",
     )
 
@@ -225,7 +227,8 @@ def _find(outcome: RunReport | ConfigError, key: str, path: Path) -> ContractRes
         if result.contract_id == key:
             return result
     raise ContractFailure(
-        f"{path.name}: contract '{key}' was not checked (the configuration changed since collection?)"
+        f"{path.name}: contract '{key}' was not checked (the configuration changed since "
+        "collection?)"
     )
 
 
@@ -289,7 +292,8 @@ class ContractsFile(pytest.File):
                                 strict=strict,
                                 raises=ExpectedBreak,
                                 reason=(
-                                    f'{self.path.name}:{contract.spec.line_of("expect")}: expect = "broken"; '
+                                    f"{self.path.name}:{contract.spec.line_of('expect')}: expect "
+                                    '= "broken"; '
                                     "once the contract is kept, remove the expectation"
                                 ),
                             )
@@ -414,7 +418,8 @@ class ProbeContractNode(pytest.Collector):
                         raises=ExpectedBreak,
                         reason=(
                             f"{self.path.name}:{self.expect_line}: {module} is in expect_loaded; "
-                            "once it no longer loads a forbidden module, remove it (expect_loaded only shrinks)"
+                            "once it no longer loads a forbidden module, remove it (expect_loaded "
+                            "only shrinks)"
                         ),
                     )
                 )
@@ -447,7 +452,8 @@ class ProbeItem(_LayeringItem):
             if not result.verdict.passes:
                 self._conclude(result.verdict, header, result)
             raise ContractFailure(
-                f"{header}: not probed (the configuration or the package changed since collection?)"
+                f"{header}: not probed (the configuration or the package changed since "
+                "collection?)"
             )
         self.user_properties.append(("layering_verdict", found.verdict.value))
         self._conclude(

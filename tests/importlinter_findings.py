@@ -2,7 +2,8 @@
 
 Run as a script (`python importlinter_findings.py CONFIG SOURCE_ROOT`) in a subprocess: it goes
 through the steps of import-linter's own entry point `use_cases.lint_imports` (what `lint-imports`
-runs): read the options, register the contract types, `create_report`, in a fresh interpreter where the package under test is importable. For each
+runs): read the options, register the contract types, `create_report`, in a fresh interpreter where
+the package under test is importable. For each
 contract name: whether it was kept and its findings as plain pairs, before import-linter renders
 them; plus the graph's imports, so a test can tell a real path from an invented one.
 """

@@ -35,7 +35,8 @@ def _real_executable(command: str) -> str | None:
 
 @cache
 def other_pythons() -> dict[str, str]:
-    """Version -> executable of the Pythons 3.10, 3.12 and 3.13 found here (on PATH or under pyenv)."""
+    """Version -> executable of the Pythons 3.10, 3.12 and 3.13 found here (on PATH or under
+    pyenv)."""
     pyenv_root = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
     found = {}
     for version in OTHER_VERSIONS:

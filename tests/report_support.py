@@ -34,37 +34,50 @@ SHOP = {
     "src/shop/__init__.py": "",
     "src/shop/util.py": "helper = 1\n\n\ndef load():\n    from shop.infra import cache\n",
     "src/shop/api/__init__.py": "",
-    "src/shop/api/views.py": "from shop.domain import orders\nfrom shop import infra\nfrom shop.util import (\n    helper,\n)\n",
+    "src/shop/api/views.py": "from shop.domain import orders\nfrom shop import infra\nfrom "
+    "shop.util import (\n    helper,\n)\n",
     "src/shop/api/forms.py": "from shop.domain.pricing import Money\n",
     "src/shop/domain/__init__.py": "",
     "src/shop/domain/orders.py": (
         "from typing import TYPE_CHECKING\n\nfrom ..domain import pricing\n\nif TYPE_CHECKING:\n"
         "    from shop.api import views\n\n\ndef f():\n    from shop.infra import db\n"
     ),
-    "src/shop/domain/pricing.py": "import decimal\nfrom shop.util import helper\n\nMoney = decimal.Decimal\n",
-    "src/shop/domain/rules.py": "try:\n    from shop.infra.db import (\n        Money as Cash,\n    )\nexcept ImportError:\n    pass\nfrom shop.infra import db\n",
+    "src/shop/domain/pricing.py": "import decimal\nfrom shop.util import helper\n\nMoney = "
+    "decimal.Decimal\n",
+    "src/shop/domain/rules.py": "try:\n    from shop.infra.db import (\n        Money as Cash,\n  "
+    "  )\nexcept ImportError:\n    pass\nfrom shop.infra import db\n",
     "src/shop/infra/__init__.py": "",
     "src/shop/infra/db.py": "from shop.domain.pricing import (\n    Money,\n)\nimport sqlite3\n",
-    "src/shop/infra/cache.py": "import shop.api.forms\n\n\nclass Store:\n    from shop.domain import rules\n",
+    "src/shop/infra/cache.py": "import shop.api.forms\n\n\nclass Store:\n    from shop.domain "
+    "import rules\n",
     "src/shop/plugins/__init__.py": "",
     "src/shop/plugins/alpha/__init__.py": "",
     "src/shop/plugins/alpha/ui.py": "X = 1\n",
     "src/shop/plugins/alpha/core.py": "from . import ui\n",
     "src/shop/plugins/beta/__init__.py": "",
-    "src/shop/plugins/beta/ui.py": "from shop.plugins.alpha import core\nfrom . import core as own_core\n",
-    "src/shop/plugins/beta/core.py": "from shop.util import load\n\n\ndef g():\n    from shop.plugins.beta.ui import own_core\n",
+    "src/shop/plugins/beta/ui.py": "from shop.plugins.alpha import core\nfrom . import core as "
+    "own_core\n",
+    "src/shop/plugins/beta/core.py": "from shop.util import load\n\n\ndef g():\n    from "
+    "shop.plugins.beta.ui import own_core\n",
 }
 
 SHOP_CONTRACTS = {
-    "forbidden-chains": 'type = "forbidden"\nsource_modules = ["shop.domain", "shop.plugins"]\nforbidden_modules = ["shop.infra", "shop.api.views"]',
-    "forbidden-direct": 'type = "forbidden"\nsource_modules = ["shop.api", "shop.domain"]\nforbidden_modules = ["shop.infra"]\nallow_indirect_imports = true',
-    "forbidden-external": 'type = "forbidden"\nsource_modules = ["shop.infra"]\nforbidden_modules = ["sqlite3"]',
+    "forbidden-chains": 'type = "forbidden"\nsource_modules = ["shop.domain", '
+    '"shop.plugins"]\nforbidden_modules = ["shop.infra", "shop.api.views"]',
+    "forbidden-direct": 'type = "forbidden"\nsource_modules = ["shop.api", '
+    '"shop.domain"]\nforbidden_modules = '
+    '["shop.infra"]\nallow_indirect_imports = true',
+    "forbidden-external": 'type = "forbidden"\nsource_modules = ["shop.infra"]\nforbidden_modules '
+    '= ["sqlite3"]',
     "leaf": 'type = "leaf"\nmodules = ["shop.util", "shop.domain.rules"]\nwithin = ["shop"]',
     "contained": 'type = "contained"\npackages = "shop.plugins.*"\nwithin = "shop.plugins"',
     "layers": 'type = "layers"\nlayers = ["shop.api", "shop.domain", "shop.infra"]',
-    "layers-containers": 'type = "layers"\ncontainers = ["shop.plugins.alpha", "shop.plugins.beta"]\nlayers = ["ui", "core"]',
-    "independence": 'type = "independence"\nmodules = ["shop.api", "shop.domain", "shop.infra", "shop.util"]',
-    "protected": 'type = "protected"\nprotected_modules = ["shop.infra"]\nallowed_importers = ["shop.domain"]',
+    "layers-containers": 'type = "layers"\ncontainers = ["shop.plugins.alpha", '
+    '"shop.plugins.beta"]\nlayers = ["ui", "core"]',
+    "independence": 'type = "independence"\nmodules = ["shop.api", "shop.domain", "shop.infra", '
+    '"shop.util"]',
+    "protected": 'type = "protected"\nprotected_modules = ["shop.infra"]\nallowed_importers = '
+    '["shop.domain"]',
     "acyclic": 'type = "acyclic_siblings"\nancestors = ["shop"]',
 }
 
@@ -130,7 +143,8 @@ ancestors = ["tensorrt_llm"]
 
 
 def copy_example(root: Path) -> Path:
-    """A copy of the bundled example under `root` (reports and caches never touch the repository's)."""
+    """A copy of the bundled example under `root` (reports and caches never touch the
+    repository's)."""
     shutil.copytree(
         REPO / "examples", root / "examples", ignore=shutil.ignore_patterns("__pycache__")
     )
@@ -344,7 +358,8 @@ class Sources:
         """A hop or finding shows the names and qualifiers of its statement."""
         names = self.names(statement, shown["importer"], shown["imported"])
         assert list(shown["names"]) == names, (
-            f"{what}: shows the names {shown['names']}, the statement imports {names} from {shown['imported']}"
+            f"{what}: shows the names {shown['names']}, the statement imports {names} from "
+            f"{shown['imported']}"
         )
         assert set(shown["qualifiers"]) == statement.qualifiers, (
             f"{what}: shows {shown['qualifiers']}, the statement is {sorted(statement.qualifiers)}"
@@ -366,7 +381,8 @@ class Sources:
         assert spanning, f"{what}: {path}:{line} is inside no import statement"
         importing = [s for s in spanning if imported in s.imports]
         assert importing, (
-            f"{what}: the statement at {path}:{line} imports {sorted(spanning[0].imports)}, not {imported}"
+            f"{what}: the statement at {path}:{line} imports {sorted(spanning[0].imports)}, not "
+            f"{imported}"
         )
         return importing[0]
 
@@ -413,7 +429,8 @@ GRAPH_CODES = {
 
 def check_report(document: dict, sources: Sources) -> int:
     """Every location and hop of a JSON report names a real import statement; every cut, and
-    every import of import-linter's types, names each statement behind it once. Returns how many hops were checked (a test asserts that
+    every import of import-linter's types, names each statement behind it once. Returns how many
+    hops were checked (a test asserts that
     something was)."""
     checked = 0
     for contract in document["contracts"]:
@@ -459,7 +476,8 @@ def check_report(document: dict, sources: Sources) -> int:
         for (importer, imported), shown in shown_by_import.items():
             every = {s.first for s in sources.statements_importing(importer, imported)}
             assert shown == every, (
-                f"{name}: {importer} imports {imported} at {sorted(every)}, the findings show {sorted(shown)}"
+                f"{name}: {importer} imports {imported} at {sorted(every)}, the findings show "
+                f"{sorted(shown)}"
             )
         for cut in contract["cut"]:
             what = f"{name}, cut import {cut['importer']} -> {cut['imported']}"
@@ -481,7 +499,8 @@ def check_report(document: dict, sources: Sources) -> int:
                 s.first for s in sources.statements_importing(cut["importer"], cut["imported"])
             }
             assert shown == every, (
-                f"{what}: lines {cut['lines']} show the statements at {sorted(shown)}, the file has them at {sorted(every)}"
+                f"{what}: lines {cut['lines']} show the statements at {sorted(shown)}, the file "
+                f"has them at {sorted(every)}"
             )
             assert len(cut["lines"]) == len(shown), (
                 f"{what}: lines {cut['lines']} name a statement twice"
@@ -616,7 +635,8 @@ def cut_of(contract: dict, group: tuple[str, str] | None = None) -> set[tuple[st
 
 def _contract_modules(options: dict, member: str) -> list[str]:
     """The modules a layers or independence contract names (for layers in containers, those of
-    the container that holds `member`): import-linter's chains between two never pass the others."""
+    the container that holds `member`): import-linter's chains between two never pass the
+    others."""
     if options["type"] == "independence":
         return list(options["modules"])
     layers = [
@@ -650,7 +670,8 @@ def compare_with_importlinter(
             if v["code"] in IMPORT_CODES
         }
         assert ours == _pairs_of(theirs["links"]), (
-            f"{name}: layering names {sorted(ours)}, import-linter {sorted(_pairs_of(theirs['links']))}"
+            f"{name}: layering names {sorted(ours)}, import-linter "
+            f"{sorted(_pairs_of(theirs['links']))}"
         )
         return
     their_pairs = _pairs_of(theirs["pairs"])
@@ -658,7 +679,8 @@ def compare_with_importlinter(
     for group, chains in groups.items():
         for chain in chains:
             assert set(chain) <= imports, (
-                f"{name}: a chain of {group} takes imports the graph does not have: {sorted(set(chain) - imports)}"
+                f"{name}: a chain of {group} takes imports the graph does not have: "
+                f"{sorted(set(chain) - imports)}"
             )
     if contract["type"] == "forbidden" and options.get("allow_indirect_imports"):
         ours = {
@@ -677,7 +699,8 @@ def compare_with_importlinter(
             for chain in chains
         }
         assert ours <= their_pairs, (
-            f"{name}: chains run between {sorted(ours - their_pairs)}, which import-linter finds unbroken"
+            f"{name}: chains run between {sorted(ours - their_pairs)}, which import-linter finds "
+            "unbroken"
         )
         cut = cut_of(contract)
         for route in theirs["routes"]:
@@ -688,14 +711,16 @@ def compare_with_importlinter(
         return
     ours = set(groups)
     assert ours == their_pairs, (
-        f"{name}: layering's groups {sorted(ours)}, import-linter's broken pairs {sorted(their_pairs)}"
+        f"{name}: layering's groups {sorted(ours)}, import-linter's broken pairs "
+        f"{sorted(their_pairs)}"
     )
     for pair, chains in groups.items():
         others = [m for m in _contract_modules(options, pair[0]) if m not in pair]
         for chain in chains:
             through = [a for a, _ in chain[1:] if any(within(a, m) for m in others)]
             assert not through, (
-                f"{name}: a chain of {pair} runs through {through}, in another module of the contract"
+                f"{name}: a chain of {pair} runs through {through}, in another module of the "
+                "contract"
             )
     for route in theirs["routes"]:
         pair = tuple(route["pair"])
@@ -703,8 +728,10 @@ def compare_with_importlinter(
         firsts = {chain[0] for chain in groups[pair]}
         for chain in route_chains(route):
             assert chain[0] in firsts, (
-                f"{name}: import-linter's chain starts with {chain[0]}, which starts no chain layering lists for {pair}"
+                f"{name}: import-linter's chain starts with {chain[0]}, which starts no chain "
+                f"layering lists for {pair}"
             )
             assert cut & set(chain), (
-                f"{name}: import-linter's chain {chain} crosses none of the cut {sorted(cut)} of {pair}"
+                f"{name}: import-linter's chain {chain} crosses none of the cut {sorted(cut)} of "
+                f"{pair}"
             )

@@ -46,7 +46,8 @@ class EditTarget:
 
 def choose_edit_target(project: Project) -> EditTarget:
     """The middle module with a function; d2 imports into it the first module of c's lowest
-    layer it does not import yet (importing the lowest layer is what the layers contract allows)."""
+    layer it does not import yet (importing the lowest layer is what the layers contract
+    allows)."""
     path = source_edits.middle_module_with_function(project.package_dir)
     lowest_layer = project.workloads["c"]["layers"][-1]
     added = source_edits.first_module_not_imported(project.package_dir, lowest_layer, path)
@@ -146,7 +147,8 @@ def time_edit_workloads(
                 Timed(series["no-cache"]["import-linter"], il + ["--no-cache"], edits[workload]),
             ]
             log(
-                f"{project.name} {workload} (edited {tree.target.module}): {repeat} interleaved rounds"
+                f"{project.name} {workload} (edited {tree.target.module}): {repeat} interleaved "
+                "rounds"
             )
             interleave(timed, project.root, repeat, env.env)
             log_medians(series)

@@ -135,7 +135,8 @@ class Env:
         venv_v = python_version_of(str(self.python)) if self.python.exists() else None
         if venv_v is not None and base_v is not None and venv_v[:2] != base_v[:2]:
             log(
-                f"bench venv is Python {venv_v[0]}.{venv_v[1]}, want {base_v[0]}.{base_v[1]}: recreating it"
+                f"bench venv is Python {venv_v[0]}.{venv_v[1]}, want {base_v[0]}.{base_v[1]}: "
+                "recreating it"
             )
             shutil.rmtree(self.venv)
         if not self.python.exists():

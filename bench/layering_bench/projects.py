@@ -101,7 +101,10 @@ def render_contract(c: dict, table: str) -> str:
 
 
 def layering_config(project: Project, workload: str) -> str:
-    head = f'root_packages = ["{project.package}"]\nsource_roots = ["."]\ncache_dir = "{CACHE_DIRS["layering"]}"\n'
+    head = (
+        f'root_packages = ["{project.package}"]\nsource_roots = ["."]\ncache_dir = '
+        f'"{CACHE_DIRS["layering"]}"\n'
+    )
     return (
         head
         + "\n"

@@ -81,7 +81,8 @@ def write_report(
     L.append("## Machine\n")
     L.append(f"- CPUs: {mi['cpu_count']} ({mi['cpu_model']})")
     L.append(
-        f"- Python: bench venv (all tools) {env.versions.get('python (venv)', '?')} ({env.python_why}); "
+        f"- Python: bench venv (all tools) {env.versions.get('python (venv)', '?')} "
+        f"({env.python_why}); "
         f"driver {mi['python']}"
     )
     L.append(f"- Platform: {mi['platform']}")

@@ -1,4 +1,5 @@
-"""The edits the benchmark makes to copies of the corpora, located with `ast` so the code stays valid.
+"""The edits the benchmark makes to copies of the corpora, located with `ast` so the code stays
+valid.
 
 * `remove_imports`: replace import statements by `pass` (to check that a reported cut really
   keeps a contract);

@@ -20,7 +20,10 @@ PACKAGE_SIZE = 50
 IMPORTS_PER_MODULE = 4
 FUNCTIONS_PER_MODULE = 3
 SEED = 20261201
-SHAPE = f"v1 layers={LAYERS} package_size={PACKAGE_SIZE} imports={IMPORTS_PER_MODULE} functions={FUNCTIONS_PER_MODULE} seed={SEED}"
+SHAPE = (
+    f"v1 layers={LAYERS} package_size={PACKAGE_SIZE} imports={IMPORTS_PER_MODULE} "
+    f"functions={FUNCTIONS_PER_MODULE} seed={SEED}"
+)
 
 
 def layer_names() -> list[str]:

@@ -96,8 +96,10 @@ def standard_section(results: dict) -> list[str]:
             + [(wl, wr.untimed_runs) for wl, wr in res["standard"].items()]
         )
     L.append(
-        "tach notes: (b) and (cut) are n/a — tach checks direct imports only and cannot express a contract "
-        "on indirect chains; (c) ≈ is an approximation (tach `layers` + `cannot_depend_on`, direct imports "
+        "tach notes: (b) and (cut) are n/a — tach checks direct imports only and cannot express a "
+        "contract "
+        "on indirect chains; (c) ≈ is an approximation (tach `layers` + `cannot_depend_on`, "
+        "direct imports "
         "only), so its verdict may legitimately differ from import-linter's.\n"
     )
     return L
@@ -131,25 +133,40 @@ def fmt_differences(differences: list[float] | None) -> str:
     if not differences:
         return "n/a"
     quarter = len(differences) // 4
-    return f"{fmt_signed(median(differences))} ({fmt_signed(differences[quarter])} to {fmt_signed(differences[-1 - quarter])})"
+    return (
+        f"{fmt_signed(median(differences))} ({fmt_signed(differences[quarter])} to "
+        f"{fmt_signed(differences[-1 - quarter])})"
+    )
 
 
 def cache_guard_section(results: dict) -> list[str]:
     L = [
         "## Issue 16: the cache's guard (default mode from an empty cache vs `--no-cache`)\n",
-        "The default mode may be slower than `--no-cache` by at most the time it takes to write the cache. "
-        "That time is the cumulative time of the cache-writing functions (hashing the files, signing what grimp "
-        "read, computing what only the cache holds: what each contract reaches, the verdicts as stored; "
-        "encoding and writing it all) in one untimed run from an empty cache of `python -m layering check` "
-        "under cProfile, out of the whole profiled run. In a user's run most of that work is done by a builder "
-        "beside the run, which the run's profile cannot see, so the profiled run builds its cache in its own "
-        "process (the builder's fallback). cProfile slows Python code down, so the allowance is generous "
+        "The default mode may be slower than `--no-cache` by at most the time it takes to write "
+        "the cache. "
+        "That time is the cumulative time of the cache-writing functions (hashing the files, "
+        "signing what grimp "
+        "read, computing what only the cache holds: what each contract reaches, the verdicts as "
+        "stored; "
+        "encoding and writing it all) in one untimed run from an empty cache of `python -m "
+        "layering check` "
+        "under cProfile, out of the whole profiled run. In a user's run most of that work is done "
+        "by a builder "
+        "beside the run, which the run's profile cannot see, so the profiled run builds its cache "
+        "in its own "
+        "process (the builder's fallback). cProfile slows Python code down, so the allowance is "
+        "generous "
         "rather than tight. The two modes are timed in "
-        f"{GUARD_ROUNDS} rounds of their own, one after the other (which first alternates); the difference is "
-        "the median of the rounds' differences (default less `--no-cache`), with the middle half of them in "
-        "brackets: the machine's noise. The guard fails where the rounds show the default mode slower than "
-        "that: so many rounds over the allowance that a fair coin would give as many heads in fewer than "
-        f'{GUARD_SIGNIFICANCE:.0%} of runs (a one-sided sign test; 12 or more of 15). "Within noise" marks a '
+        f"{GUARD_ROUNDS} rounds of their own, one after the other (which first alternates); the "
+        "difference is "
+        "the median of the rounds' differences (default less `--no-cache`), with the middle half "
+        "of them in "
+        "brackets: the machine's noise. The guard fails where the rounds show the default mode "
+        "slower than "
+        "that: so many rounds over the allowance that a fair coin would give as many heads in "
+        "fewer than "
+        f'{GUARD_SIGNIFICANCE:.0%} of runs (a one-sided sign test; 12 or more of 15). "Within '
+        'noise" marks a '
         "cell whose median is over the allowance in fewer rounds than that.\n",
     ]
     rows = []
@@ -251,10 +268,13 @@ def cut_section(results: dict) -> list[str]:
     if not shape:
         return L + ["(skipped)\n"]
     L.append(
-        "One `forbidden` contract with chains per corpus. Report lines: the text report at default "
+        "One `forbidden` contract with chains per corpus. Report lines: the text report at "
+        "default "
         "settings (layering in default mode, lint-imports). Chains and cut from layering's "
-        "`--format json` (`chain_groups[0].cut` / entries of `cut`). Then each import statement of the "
-        "`cut` is replaced by `pass` in a copy of the package and `layering check` runs on the copy.\n"
+        "`--format json` (`chain_groups[0].cut` / entries of `cut`). Then each import statement "
+        "of the "
+        "`cut` is replaced by `pass` in a copy of the package and `layering check` runs on the "
+        "copy.\n"
     )
     L += table(
         [
@@ -372,7 +392,8 @@ def phase_table(phases: dict[str, dict[str, float] | None]) -> list[str]:
         [label] + [f"{shown[wl].get(label, 0) * 1000:.0f} ms" for wl in shown] for label in labels
     ]
     return [
-        "Where layering's time goes (one more run of each workload under cProfile; parts overlap where one "
+        "Where layering's time goes (one more run of each workload under cProfile; parts overlap "
+        "where one "
         "calls another, e.g. an import made while deciding):\n"
     ] + table(["part"] + list(shown), rows)
 
@@ -382,10 +403,14 @@ def scale_section(scale: dict | None) -> list[str]:
     if not scale:
         return L + ["(skipped)\n"]
     L.append(
-        f"`{synthetic.PACKAGE}`: {synthetic.LAYERS} layers, subpackages of {synthetic.PACKAGE_SIZE} modules, "
-        f"each module importing {synthetic.IMPORTS_PER_MODULE} modules of lower layers and defining "
-        f"{synthetic.FUNCTIONS_PER_MODULE} functions. cold = `--no-cache`; d1 = after a body edit, both tools "
-        f"warm before (packages above {SCALE_FULL_ROUNDS_UP_TO:,} modules get a third of the rounds).\n"
+        f"`{synthetic.PACKAGE}`: {synthetic.LAYERS} layers, subpackages of "
+        f"{synthetic.PACKAGE_SIZE} modules, "
+        f"each module importing {synthetic.IMPORTS_PER_MODULE} modules of lower layers and "
+        "defining "
+        f"{synthetic.FUNCTIONS_PER_MODULE} functions. cold = `--no-cache`; d1 = after a body "
+        "edit, both tools "
+        f"warm before (packages above {SCALE_FULL_ROUNDS_UP_TO:,} modules get a third of the "
+        "rounds).\n"
     )
     rows = []
     for modules, res in scale.items():
@@ -451,7 +476,8 @@ def memory_section(results: dict) -> list[str]:
     if not memory:
         return L + ["(skipped)\n"]
     L.append(
-        f"Separate untimed runs, max over the rounds; measured with {next(iter(memory.values()))['method']}.\n"
+        "Separate untimed runs, max over the rounds; measured with "
+        f"{next(iter(memory.values()))['method']}.\n"
     )
     rows = [
         [corpus, mode]
@@ -481,8 +507,10 @@ def probes_section(probes: dict | None) -> tuple[list[str], bool | None]:
     lay, naive = probes["layering"], probes["naive"]
     nb = sorted(m for m, v in probes["naive_verdicts"].items() if v == "broken")
     L.append(
-        "One `layering check` on a config with one probe contract over 20 modules, versus the naive "
-        "way: 20 sequential `python -c \"import X, sys; ...'django.db' in sys.modules...\"` subprocesses. "
+        "One `layering check` on a config with one probe contract over 20 modules, versus the "
+        "naive "
+        "way: 20 sequential `python -c \"import X, sys; ...'django.db' in sys.modules...\"` "
+        "subprocesses. "
         "layering runs with `--no-cache` (probe results are not reused).\n"
     )
     L += table(
@@ -497,7 +525,8 @@ def probes_section(probes: dict | None) -> tuple[list[str], bool | None]:
         ],
     )
     L.append(
-        f"Naive verdicts: {len(nb)} of {len(PROBE_MODULES)} modules load django.db: {', '.join(nb)}."
+        f"Naive verdicts: {len(nb)} of {len(PROBE_MODULES)} modules load django.db: "
+        f"{', '.join(nb)}."
     )
     if lay.error:
         return L + [f"\n{lay.error}", ""], None
@@ -571,9 +600,8 @@ def verdict_section(
         )
     L += [f"- {d}" for d in diffs]
     if probes:
-        L.append(
-            f"\nProbes: {'identical' if probe_same else ('not compared' if probe_same is None else 'DIFFERENT')}."
-        )
+        said = "not compared" if probe_same is None else "DIFFERENT"
+        L.append(f"\nProbes: {'identical' if probe_same else said}.")
     return L + [""]
 
 
@@ -586,19 +614,22 @@ def configurations_section(results: dict, scale: dict | None) -> list[str]:
     for corpus in results:
         c = CORPORA[corpus]
         cut = (
-            f"; (cut) `{c['cut']['source']}` must not import `{c['cut']['forbidden']}` (indirect too)"
+            f"; (cut) `{c['cut']['source']}` must not import `{c['cut']['forbidden']}` (indirect "
+            "too)"
             if "cut" in c
             else ""
         )
         L.append(
-            f"- **{corpus}**: (a) `{c['a']['source']}` must not import `{c['a']['forbidden']}` (direct only); "
+            f"- **{corpus}**: (a) `{c['a']['source']}` must not import `{c['a']['forbidden']}` "
+            "(direct only); "
             f"(b) `{c['b']['source']}` must not import `{c['b']['forbidden']}` (indirect too); "
             f"(c) layers {' > '.join('`%s`' % x for x in c['c']['layers'])}, independence of "
             f"{', '.join('`%s`' % x for x in c['c']['independent'])}{cut}."
         )
     if scale:
         L.append(
-            f"- **synthetic**: layers {' > '.join('`%s`' % x for x in synthetic.layer_names())}, independence of "
+            f"- **synthetic**: layers {' > '.join('`%s`' % x for x in synthetic.layer_names())}, "
+            "independence of "
             f"{', '.join('`%s`' % x for x in synthetic.independent_siblings())}."
         )
     return L + [""]

@@ -35,7 +35,8 @@ def standard_med(results: dict, corpus: str, wl: str, mode: str, tool: str) -> f
 
 
 def speed_targets(results: dict) -> list[str]:
-    """Issue 14's table: layering / lint-imports on every corpus (a, b, c cold; d1, d2, e cached)."""
+    """Issue 14's table: layering / lint-imports on every corpus (a, b, c cold; d1, d2, e
+    cached)."""
     L = ["### Issue 14: speed where users wait (layering / lint-imports, every corpus)\n"]
     for wl, goal in SPEED_GOALS.items():
         parts, oks = [], []

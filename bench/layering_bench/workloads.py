@@ -329,7 +329,8 @@ def bench_probes(env: Env, repeat: int) -> dict:
     rel_site = os.path.relpath(site, pdir)
     cfg = pdir / "contracts.toml"
     cfg.write_text(
-        f'root_packages = ["django"]\nsource_roots = [{json.dumps(rel_site)}]\ncache_dir = ".layering_cache"\n\n'
+        f'root_packages = ["django"]\nsource_roots = [{json.dumps(rel_site)}]\ncache_dir = '
+        '".layering_cache"\n\n'
         + render_contract(
             {
                 "id": "probe",

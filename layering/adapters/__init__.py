@@ -1,1 +1,2 @@
-"""Adapters: the file system, grimp, import-linter and child interpreters, behind small functions."""
+"""Adapters: the file system, grimp, import-linter and child interpreters, behind small
+functions."""

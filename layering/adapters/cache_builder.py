@@ -120,7 +120,8 @@ class _Building:
                 ImportCache(read.directory, read.written_by).write(entries)
             except OSError as error:
                 self._problems.append(
-                    f"the import cache in {read.directory} could not be written ({error.strerror or error})"
+                    f"the import cache in {read.directory} could not be written "
+                    f"({error.strerror or error})"
                 )
         self._problems.extend(self._writer.keep(self._hashed, self._signatures))
         self._kept = True

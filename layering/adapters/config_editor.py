@@ -143,7 +143,8 @@ def _array_of(entry: str) -> Any:
 
 
 def _item(value: Any) -> Any:
-    """A tomlkit item for an entry: a string, or an inline table (`{ importer = ..., names = [...] }`)."""
+    """A tomlkit item for an entry: a string, or an inline table (`{ importer = ..., names = [...]
+    }`)."""
     import tomlkit
 
     if isinstance(value, dict):
@@ -188,7 +189,8 @@ def _insert_options(text: str, header: str, missing: dict[int, list[str]]) -> st
 
 
 def insert_lines(path: str, insertions: dict[int, list[str]]) -> str:
-    """The text of the file at `path` with `insertions[N]` inserted after line N, line endings kept."""
+    """The text of the file at `path` with `insertions[N]` inserted after line N, line endings
+    kept."""
     lines = lines_with_endings(_read(path))
     ending = next(
         (line[len(line.rstrip("\r\n")) :] for line in lines if line.endswith("\n")), "\n"

@@ -53,7 +53,8 @@ def read_declared(path: str) -> Declared:
     for extra, entries in groups:
         if not isinstance(entries, list):
             raise DependenciesUnreadable(
-                f"has a {'dependencies' if not extra else 'optional-dependencies.' + extra} that is no list"
+                f"has a {'dependencies' if not extra else 'optional-dependencies.' + extra} that "
+                "is no list"
             )
         for entry in entries:
             name = requirement_name(entry) if isinstance(entry, str) else None

@@ -91,7 +91,8 @@ def _import_words(text: str) -> list[int]:
 
 @dataclass(frozen=True)
 class _Statement:
-    """Characters `begin` to `end` of the text; `undecorated` is its first line after decorators."""
+    """Characters `begin` to `end` of the text; `undecorated` is its first line after
+    decorators."""
 
     begin: int
     end: int

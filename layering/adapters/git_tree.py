@@ -127,7 +127,8 @@ def _archive(top: str, commit: str, into: str, specs: list[str]) -> None:
         detail = process.stderr.read().decode(errors="replace").strip()
         process.stderr.close()
         raise GitProblem(
-            f"cannot read the tree of {commit[:12]} ({detail.splitlines()[0] if detail else error})"
+            f"cannot read the tree of {commit[:12]} "
+            f"({detail.splitlines()[0] if detail else error})"
         ) from None
     except BaseException:  # Ctrl-C, SIGTERM: git goes with the run
         process.kill()
@@ -140,7 +141,8 @@ def _archive(top: str, commit: str, into: str, specs: list[str]) -> None:
     process.stderr.close()
     if process.wait() != 0:
         raise GitProblem(
-            f"cannot read the tree of {commit[:12]} ({error_text.splitlines()[0] if error_text else 'git archive failed'})"
+            f"cannot read the tree of {commit[:12]} "
+            f"({error_text.splitlines()[0] if error_text else 'git archive failed'})"
         )
 
 

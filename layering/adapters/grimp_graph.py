@@ -284,8 +284,10 @@ def _refuse_regular_parents(root_packages: tuple[str, ...], source_roots: tuple[
             raise SourceUnreadable(
                 origin,
                 1,
-                f"root package '{package}' lies inside the regular package '{parent}', which would "
-                f"have to be imported to build the graph; name '{parent}' in root_packages instead",
+                f"root package '{package}' lies inside the regular package '{parent}', which "
+                "would "
+                f"have to be imported to build the graph; name '{parent}' in root_packages"
+                " instead",
             )
 
 
@@ -307,7 +309,8 @@ def _undecodable_file(error: Exception) -> str | None:
 
 
 _UNREAD = re.compile(r"Failed to read file (?P<path>.+): (?P<reason>[^:]*) \(os error \d+\)$")
-"""How grimp's Rust code says it cannot read a file (as a FileNotFoundError, whatever the cause)."""
+"""How grimp's Rust code says it cannot read a file (as a FileNotFoundError, whatever the
+cause)."""
 
 
 def _deleted_file(files: PackageFiles | None) -> str | None:
@@ -360,7 +363,8 @@ def _usable_cache_dir(cache_dir: str, said: list[str]) -> str | None:
     except OSError as error:
         reason = error.strerror or str(error)
         said.append(
-            f"cannot use the cache directory {_shown(cache_dir)} ({reason}); the import graph is built without a cache"
+            f"cannot use the cache directory {_shown(cache_dir)} ({reason}); the import graph is "
+            "built without a cache"
         )
         return None
     return cache_dir
@@ -415,7 +419,8 @@ def _cache_warnings(cache_dir: str | None, said: list[str]) -> Iterator[None]:
 def _say_corrupt(cache_dir: str | None, said: list[str]) -> None:
     if cache_dir is not None:
         said.append(
-            f"the import graph cache in {_shown(cache_dir)} was corrupt (ignored it and rebuilt it)"
+            f"the import graph cache in {_shown(cache_dir)} was corrupt (ignored it and rebuilt "
+            "it)"
         )
 
 

@@ -98,7 +98,8 @@ def scan_graph(
     elif cache is not None and keys is not None and (scanner.scanned or cache.damaged):
         cache.write(scanner.entries(keys))
     if readings is not None:
-        # Signed here, or by the builder (`ModuleReading.signature` is "" then: the builder gives them).
+        # Signed here, or by the builder (`ModuleReading.signature` is "" then: the builder gives
+        # them).
         readings.update(
             (
                 module,
@@ -168,7 +169,8 @@ class _Scanner:
                 raise SourceUnreadable(
                     self._files.files[gone],
                     0,
-                    "was deleted while layering read the package (after its walk, before grimp read it)",
+                    "was deleted while layering read the package (after its walk, before grimp "
+                    "read it)",
                 )
             for module_file, direct_imports in self._internals.scan(
                 missing, self._packages, **self._options

@@ -591,7 +591,7 @@ def probe(job, result_fd, startup, prepared=None):
                 )  # what importlib.import_module does for an absolute name
             except SystemExit as raised:
                 kind, error = "crashed", raised
-            except BaseException as raised:  # noqa: BLE001 - everything the module raises is a finding
+            except BaseException as raised:  # noqa: BLE001 - all it raises is a finding
                 kind, error = "import_failed", raised
         if os.getpid() != my_pid:
             os._exit(0)  # a fork of the module came back here: only the child itself answers

@@ -299,7 +299,8 @@ def find_interpreter(text: str, base_dir: str) -> str:
     _INTERPRETER_VERSIONS[path] = version
     if version < MINIMUM_PYTHON:
         raise InterpreterUnusable(
-            f"is Python {version[0]}.{version[1]}; probes run in Python {MINIMUM_PYTHON[0]}.{MINIMUM_PYTHON[1]} or newer"
+            f"is Python {version[0]}.{version[1]}; probes run in Python "
+            f"{MINIMUM_PYTHON[0]}.{MINIMUM_PYTHON[1]} or newer"
         )
     return path
 

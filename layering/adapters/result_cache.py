@@ -66,7 +66,10 @@ def prepare(directory: str) -> str | None:
             if not whole(_text_of(path)):
                 write_atomically(path, text.encode())
     except OSError as error:
-        return f"cannot use the cache directory {shown(directory)} ({error.strerror or error}); running without a cache"
+        return (
+            f"cannot use the cache directory {shown(directory)} ({error.strerror or error}); "
+            "running without a cache"
+        )
     return None
 
 
@@ -550,7 +553,8 @@ CONTENT = "c:"
 
 
 class ResultCache:
-    """`<directory>/manifest.marshal` (the files' states) and `results-<key>.marshal` (verdicts of a
+    """`<directory>/manifest.marshal` (the files' states) and `results-<key>.marshal` (verdicts of
+    a
     set of contracts for a set of import signatures); every failure is a miss, said once."""
 
     def __init__(self, directory: str, settings_key: str) -> None:
@@ -699,7 +703,10 @@ class ResultCache:
         try:
             write_marshal(self._path(name), data, FORMAT)
         except OSError as error:
-            self._unwritable = f"the cache directory {shown(self.directory)} is not writable ({error.strerror}); running without a cache"
+            self._unwritable = (
+                f"the cache directory {shown(self.directory)} is not writable ({error.strerror}); "
+                "running without a cache"
+            )
 
     def _keep_newest_results(self) -> None:
         """Keep the newest few result files (one per set of contracts a team checks, as

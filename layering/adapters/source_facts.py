@@ -95,7 +95,8 @@ def _undecodable(path: str, data: bytes, error: SyntaxError) -> SourceUnreadable
         return SourceUnreadable(
             path,
             line,
-            f"is not UTF-8 (byte 0x{byte}) and declares no encoding; save it as UTF-8 or add a '# -*- coding: ... -*-' line",
+            f"is not UTF-8 (byte 0x{byte}) and declares no encoding; save it as UTF-8 or add a '# "
+            "-*- coding: ... -*-' line",
         )
     return SourceUnreadable(path, 1, f"is not valid source text ({_reason(error)})")
 
@@ -155,7 +156,8 @@ _COMPOUND = tuple(
 # ends inside them never count.
 _STRING_OR_COMMENT = re.compile(
     r"#[^\n]*"
-    r"|[rRbBuUfFtT]{0,2}(?:\"\"\"(?:\\.|[^\\])*?\"\"\"|'\'\'(?:\\.|[^\\])*?'\'\'|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')",
+    r"|[rRbBuUfFtT]{0,2}(?:\"\"\"(?:\\.|[^\\])*?\"\"\"|'\'\'(?:\\.|[^\\])*?'\'\'"
+    r"|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')",
     re.DOTALL,
 )
 _IMPORT_START = re.compile(r"(?:import|from)\b")

@@ -108,7 +108,8 @@ class _Reading:
         """What the comparison leaves out: modules whose source is not read, and forbidden
         modules loaded before the probed import (which the probe never counts)."""
         before = [
-            f"contract '{name}': {loaded} loaded before the probe imported {', '.join(modules)} ({how}): not compared there"
+            f"contract '{name}': {loaded} loaded before the probe imported {', '.join(modules)} "
+            f"({how}): not compared there"
             for (name, loaded, how), modules in self._loaded_before.items()
         ]
         return self._outside + before
@@ -125,11 +126,13 @@ class _Reading:
         if outcome.module_before is not None:
             return ModuleAudit(
                 module,
-                error=f"{module} was loaded before the probe imported it ({_loaded_by(outcome.module_before)}): the probe saw nothing",
+                error=f"{module} was loaded before the probe imported it "
+                f"({_loaded_by(outcome.module_before)}): the probe saw nothing",
             )
         if not self.evidence.is_internal(module):
             self._outside.append(
-                f"contract '{contract.name}': {module} is outside the root packages; its source is not read, "
+                f"contract '{contract.name}': {module} is outside the root packages; its source "
+                "is not read, "
                 "so whatever it loads counts as not predicted"
             )
         try:

@@ -84,7 +84,8 @@ def baseline(
             added.append(BaselineEntries(_key(result), position, EXHAUSTIVE_IGNORES, unlisted))
         if result.stale:
             left_alone.append(
-                f"contract '{result.name}' has {len(result.stale)} stale entries: `layering prune` removes them"
+                f"contract '{result.name}' has {len(result.stale)} stale entries: `layering "
+                "prune` removes them"
             )
     if not added:
         return Baseline((), tuple(left_alone), _not_kept(report.results), None, comment, undecided)

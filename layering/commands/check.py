@@ -159,13 +159,17 @@ def _duplicate_keys(contracts: list[Contract], settings: Settings) -> list[Probl
         if settings.is_importlinter and not contract.contract_id:
             contract.numbered_key = f"{contract.name} #{contract.spec.index + 1}"
             first.setdefault(contract.key, contract)
+            named = "id" if earlier.contract_id else "name"
             contract.refused_in_own_format(
                 Problem(
                     settings.path,
                     contract.spec.line_of("name"),
-                    f"the contracts on lines {earlier.spec.line_of('name') if not earlier.contract_id else earlier.spec.line_of('id')} "
-                    f"and {contract.spec.line_of('name')} are both known as '{contract.name}' (a contract "
-                    f"without an id is known by its name): this one is '{contract.key}' for --contract",
+                    "the contracts on lines "
+                    f"{earlier.spec.line_of(named)} "
+                    f"and {contract.spec.line_of('name')} are both known as '{contract.name}' (a "
+                    "contract "
+                    f"without an id is known by its name): this one is '{contract.key}' for "
+                    "--contract",
                     hint="give each contract its own id",
                 )
             )
@@ -177,10 +181,14 @@ def _duplicate_keys(contracts: list[Contract], settings: Settings) -> list[Probl
             earlier.spec.line_of("id") if earlier.contract_id else earlier.spec.line_of("name")
         )
         if contract.contract_id and earlier.contract_id:
-            message = f"duplicate contract id '{contract.key}' (first used on {settings.place(earlier_line)})"
+            message = (
+                f"duplicate contract id '{contract.key}' (first used on "
+                f"{settings.place(earlier_line)})"
+            )
         else:
             message = (
-                f"the contracts on {settings.places(earlier_line, line)} are both known as '{contract.key}' "
+                f"the contracts on {settings.places(earlier_line, line)} are both known as "
+                f"'{contract.key}' "
                 "(a contract without an id is known by its name)"
             )
         problems.append(
@@ -222,7 +230,10 @@ def _exclude_problems(evidence: Evidence) -> list[Problem]:
             message = f"'exclude' entry '{pattern}' excludes the root package '{roots[0]}'"
             hint = "take the package out of root_packages instead"
         elif not pattern.expand(walked):
-            message = f"'exclude' entry '{pattern}' matches no module in the package {', '.join(settings.root_packages)}"
+            message = (
+                f"'exclude' entry '{pattern}' matches no module in the package "
+                f"{', '.join(settings.root_packages)}"
+            )
             hint = "a pattern that matches nothing excludes nothing: fix or remove it"
         else:
             continue
@@ -237,9 +248,11 @@ def _single_module_roots(evidence: Evidence, user: Contract) -> list[Problem]:
         Problem(
             settings.path,
             settings.line_of("root_packages") or settings.line_of("root_package"),
-            f"'{root}' is a module, not a package: the import graph that contract '{user.name}' needs "
+            f"'{root}' is a module, not a package: the import graph that contract '{user.name}' "
+            "needs "
             "is built of packages only (as in import-linter)",
-            hint="name the package that contains it, or use contracts that read direct imports only (leaf, "
+            hint="name the package that contains it, or use contracts that read direct imports "
+            "only (leaf, "
             "contained, interface, forbidden with allow_indirect_imports = true)",
         )
         for root, locations in sorted(evidence.root_locations.items())
@@ -283,7 +296,8 @@ def _selection(
             Problem(
                 settings.path,
                 0,
-                f"no {what} contract to check: the selection leaves out all {_plural(len(chosen), 'contract')}",
+                f"no {what} contract to check: the selection leaves out all "
+                f"{_plural(len(chosen), 'contract')}",
                 hint="drop --no-probe or --probe-only, or name other contracts",
             )
         )
@@ -391,7 +405,8 @@ def _plan(
     when every graph contract is about that, external packages where one needs them."""
     graph_contracts = [c for c in contracts if c.needs_graph]
     if graph_contracts:
-        evidence.walk()  # the graph and the result cache walk the whole package: walk it once, first
+        # the graph and the result cache walk the whole package: walk it once, first
+        evidence.walk()
     reaches = [c.graph_reach(evidence) for c in graph_contracts]
     known = [r for r in reaches if r is not None]
     reach = None
@@ -461,7 +476,8 @@ def _with_stdlib_of(python: str, settings: Settings) -> Settings:
     except InterpreterUnusable as unusable:
         raise UsageError(
             "--python",
-            f"'{python}' {unusable}: name the bin/python of the environment the code runs in: <stdlib> is its standard library",
+            f"'{python}' {unusable}: name the bin/python of the environment the code runs in: "
+            "<stdlib> is its standard library",
         ) from None
     return dataclasses.replace(settings, stdlib_modules=names)
 
@@ -478,7 +494,8 @@ def probe_in(python: str, probe_contracts: list[Contract], settings: Settings) -
     except InterpreterUnusable as unusable:
         raise UsageError(
             "--python",
-            f"'{python}' {unusable}: name the bin/python of the environment the project's dependencies are installed in",
+            f"'{python}' {unusable}: name the bin/python of the environment the project's "
+            "dependencies are installed in",
         ) from None
     for contract in probe_contracts:
         contract.run_in(interpreter)

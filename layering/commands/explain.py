@@ -213,5 +213,6 @@ def _require_modules(settings: Settings, importer: str, imported: str) -> None:
     if is_within(importer, imported) or is_within(imported, importer):
         raise UsageError(
             "IMPORTER",
-            f"'{importer}' and '{imported}' overlap: one contains the other; name two modules neither of which lies in the other",
+            f"'{importer}' and '{imported}' overlap: one contains the other; name two modules "
+            "neither of which lies in the other",
         )

@@ -58,7 +58,8 @@ def draw_graph(
     below it), marked with the broken static contracts unless `contracts` is False."""
     if settings.problems:
         raise ConfigError(list(settings.problems))
-    # External packages are in the graph, shown only where configured or a broken import reaches one.
+    # External packages are in the graph, shown only where configured or a broken import reaches
+    # one.
     evidence = Evidence(settings, RunPlan(keeps_cache=use_cache, include_external_packages=True))
     drawn = _drawn_packages(settings, evidence, package)
     depth = _depth(settings, drawn, depth)
@@ -125,7 +126,8 @@ def _drawn_packages(
     if not evidence.is_internal(package):
         raise UsageError(
             "PACKAGE",
-            f"'{package}' is not in the root packages ({', '.join(roots)}).{did_you_mean(package, packages)} "
+            f"'{package}' is not in the root packages "
+            f"({', '.join(roots)}).{did_you_mean(package, packages)} "
             "Name a package of the root packages, or add its own to root_packages.",
         )
     if package not in packages:
@@ -150,7 +152,10 @@ def _depth(settings: Settings, drawn: tuple[str, ...], depth: int | None) -> int
         why = f"'{drawn[0]}' would be one node"
     else:
         least = max(components(p) for p in drawn)
-        why = f"the root package '{max(drawn, key=components)}' would be squashed into a shorter name"
+        why = (
+            f"the root package '{max(drawn, key=components)}' would be squashed into a shorter "
+            "name"
+        )
     if depth is None:
         return max(least, min(components(p) for p in drawn) + 1)
     if depth < least:
@@ -286,7 +291,8 @@ def _layers_spec(settings: Settings, contract: str) -> ContractSpec:
             Problem(
                 settings.path,
                 spec.line_of("type"),
-                f"contract {contract!r} is a {spec.options.get('type')!r} contract: only a layers contract has a stack to draw",
+                f"contract {contract!r} is a {spec.options.get('type')!r} contract: only a layers "
+                "contract has a stack to draw",
                 hint="name a layers contract, or drop --contract to draw the import graph",
             )
         )

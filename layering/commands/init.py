@@ -84,7 +84,8 @@ def refuse_overwrite(path: str, pyproject: bool) -> None:
                 path,
                 0,
                 "already exists: init does not overwrite it",
-                hint="give --force to replace it, or --check to compare it with what init proposes",
+                hint="give --force to replace it, or --check to compare it with what init"
+                " proposes",
             )
         )
 
@@ -133,7 +134,8 @@ def _write_baselined(path: str, full: str, comment: str) -> RunReport:
                 Problem(
                     path,
                     0,
-                    "today's findings of the proposed contracts cannot all be baselined, so nothing was written",
+                    "today's findings of the proposed contracts cannot all be baselined, so "
+                    "nothing was written",
                     hint="run init without --baseline: its contracts are kept as they are",
                 )
             )
@@ -145,7 +147,8 @@ def _write_baselined(path: str, full: str, comment: str) -> RunReport:
                 Problem(
                     path,
                     0,
-                    "the proposed contracts are not kept on today's code, even baselined, so nothing was written",
+                    "the proposed contracts are not kept on today's code, even baselined, so "
+                    "nothing was written",
                     hint="please report this: init proposes only contracts today's imports keep",
                 )
             )
@@ -239,7 +242,8 @@ def default_package(base_dir: str) -> str:
             Problem(
                 base_dir,
                 0,
-                f"{'no package' if not found else 'several packages (' + ', '.join(found) + ')'} here or in src/",
+                f"{'no package' if not found else 'several packages (' + ', '.join(found) + ')'} "
+                "here or in src/",
                 hint="name the package: layering init PACKAGE",
             )
         )

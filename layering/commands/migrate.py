@@ -91,7 +91,8 @@ def migrate(
                 migration,
                 notes=notes
                 + (
-                    f"{os.path.basename(found)} in the same directory is read first: remove it to use the new one",
+                    f"{os.path.basename(found)} in the same directory is read first: remove it to "
+                    "use the new one",
                 ),
             )
     return migration
@@ -105,7 +106,10 @@ def _migrate_again_hint(settings: Settings) -> str:
         return "name an import-linter configuration: layering migrate PATH"
     source = os.path.relpath(again)
     if os.path.basename(settings.path) == CONTRACTS_FILE:
-        return f"to migrate {source} again, replacing contracts.toml: layering migrate {source} --force"
+        return (
+            f"to migrate {source} again, replacing contracts.toml: layering migrate {source} "
+            "--force"
+        )
     return (
         f"to migrate {source} again, replacing [tool.layering]: "
         f"layering migrate {source} --to pyproject.toml --force"
@@ -223,7 +227,8 @@ def _check_same_meaning(settings: Settings, destination: str, text: str) -> None
             Problem(
                 settings.path,
                 0,
-                f"the text written for {os.path.basename(destination)} would not mean the same as this configuration; nothing was written",
+                f"the text written for {os.path.basename(destination)} would not mean the same as "
+                "this configuration; nothing was written",
                 hint="please report this, with the configuration",
             )
         )

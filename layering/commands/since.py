@@ -53,7 +53,8 @@ def target(settings: Settings, ref: str) -> Target:
     if relative.startswith(".."):
         raise UsageError(
             "--since",
-            f"the configuration {settings.display_path(settings.path)} is outside the git repository {top}",
+            f"the configuration {settings.display_path(settings.path)} is outside the git "
+            f"repository {top}",
         )
     return Target(ref, commit, top, relative)
 
@@ -115,7 +116,8 @@ def check_since(
             more = f" (and {len(error.problems) - 1} more)" if len(error.problems) > 1 else ""
             raise UsageError(
                 "--since",
-                f"the tree of {ref} cannot be checked: {where.replace(os.sep, '/')}{line} there: {first.message}{more}",
+                f"the tree of {ref} cannot be checked: {where.replace(os.sep, '/')}{line} there: "
+                f"{first.message}{more}",
             ) from None
         return compare(
             ref,
@@ -243,8 +245,10 @@ def _source_roots_within(settings: Settings, tree: str, ref: str) -> None:
         if os.path.relpath(os.path.realpath(root), os.path.realpath(tree)).startswith(".."):
             raise UsageError(
                 "--since",
-                f"the source root '{os.path.relpath(root, settings.base_dir).replace(os.sep, '/')}' of "
-                f"{os.path.basename(settings.path)} lies outside the git repository: its files at {ref} cannot be read",
+                "the source root "
+                f"'{os.path.relpath(root, settings.base_dir).replace(os.sep, '/')}' of "
+                f"{os.path.basename(settings.path)} lies outside the git repository: its files at "
+                f"{ref} cannot be read",
             )
 
 

@@ -97,7 +97,8 @@ def _manifest_disagreements(settings: Settings, cache_dir: str, files: PackageFi
         digest, _ = result_cache.hashed_file(path)
         if digest != entry[1]:
             said.append(
-                f"{where}: {settings.display_path(path)} is held unchanged with digest {entry[1]}, but its content's is {digest}"
+                f"{where}: {settings.display_path(path)} is held unchanged with digest "
+                f"{entry[1]}, but its content's is {digest}"
             )
         elif isinstance(entry[2], str) and entry[2][:1] in signed:
             signed[entry[2][0]][module] = entry[2]
@@ -110,7 +111,9 @@ def _manifest_disagreements(settings: Settings, cache_dir: str, files: PackageFi
         for module, signature in sorted(signatures.items()):
             if module in read and read[module].signature != signature:
                 said.append(
-                    f"{where}: {settings.display_path(files.files[module])} is held with the imports of another content (import signature {signature}, read now {read[module].signature})"
+                    f"{where}: {settings.display_path(files.files[module])} is held with the "
+                    f"imports of another content (import signature {signature}, read now "
+                    f"{read[module].signature})"
                 )
     return said
 
@@ -161,7 +164,9 @@ def _import_cache_disagreements(
                 read[module], mode
             ):
                 said.append(
-                    f"{where}: {settings.display_path(files.files[module])} is held with imports grimp does not read from it ({len(statements)} held, {len(read[module])} read)"
+                    f"{where}: {settings.display_path(files.files[module])} is held with imports "
+                    f"grimp does not read from it ({len(statements)} held, {len(read[module])} "
+                    "read)"
                 )
     return said
 
@@ -173,7 +178,7 @@ def _read_each(
     be read (the run reports that file)."""
     try:
         return statements_read(files, modules, type_checking, external)
-    except Exception:  # noqa: BLE001 - grimp's errors for a file it cannot read are of several kinds
+    except Exception:  # noqa: BLE001 - grimp's unreadable-file errors vary
         read = {}
         for module in modules:
             try:
@@ -200,11 +205,15 @@ def _verdict_disagreements(
         name = result.contract_id or result.name
         if result.verdict is not other.verdict:
             said.append(
-                f"{where}: the cached result of contract '{name}' is {result.verdict.value.upper()}; decided without the cache it is {other.verdict.value.upper()}"
+                f"{where}: the cached result of contract '{name}' is "
+                f"{result.verdict.value.upper()}; decided without the cache it is "
+                f"{other.verdict.value.upper()}"
             )
         else:
             said.append(
-                f"{where}: the cached result of contract '{name}' holds other findings than a run without the cache ({len(result.violations)} cached, {len(other.violations)} decided)"
+                f"{where}: the cached result of contract '{name}' holds other findings than a run "
+                f"without the cache ({len(result.violations)} cached, {len(other.violations)} "
+                "decided)"
             )
     return said
 

@@ -144,7 +144,8 @@ def parse_allowance(
         unknown = sorted(set(value) - set(keys))
         if unknown:
             raise OptionError(
-                f"unknown key {unknown[0]!r} in an allowance.{did_you_mean(unknown[0], keys)} (keys: importer, module, names)"
+                f"unknown key {unknown[0]!r} in an allowance.{did_you_mean(unknown[0], keys)} "
+                "(keys: importer, module, names)"
             )
         if "module" not in value:
             raise OptionError("an allowance table needs 'module'")
@@ -340,7 +341,8 @@ class Contract:
         self.allowances: tuple[Allowance, ...] = ()
         self.problems: list[Problem] = []
         self.lenient: list[Problem] = []
-        """What layering's own format refuses and `lint-imports` accepts (`refused_in_own_format`)."""
+        """What layering's own format refuses and `lint-imports` accepts
+        (`refused_in_own_format`)."""
         self.unseen_externals: list[tuple[str, ModulePattern]] = []
         raw = spec.options
         name, contract_id = raw.get("name"), raw.get("id")
@@ -392,7 +394,8 @@ class Contract:
         """The groups of chains the contract reports from `ends` (sources, targets, modules
         left out), labelled `labels` when a group is all of them, each with its cut and its
         findings (the statements of `facts`, else those that count in the contract's scope; no
-        import of an `uncuttable` module is cut where another cut exists); recorded on `found`. None found: no chain joins them (or, with known chains, none that
+        import of an `uncuttable` module is cut where another cut exists); recorded on `found`.
+        None found: no chain joins them (or, with known chains, none that
         no known chain names)."""
         sources, targets, excluded = ends
         groups = []
@@ -525,7 +528,8 @@ class Contract:
             self.problem(
                 "severity",
                 f'contract \'{self.name}\': severity takes "error" or "warn", got {value!r}',
-                hint='severity = "warn" reports the contract and lets the run pass; leave it out to enforce it',
+                hint='severity = "warn" reports the contract and lets the run pass; leave it out '
+                "to enforce it",
             )
             return Severity.ERROR
 
@@ -549,7 +553,8 @@ class Contract:
                 )
                 self.problem(
                     key,
-                    f"contract '{self.name}': a {self.type_name} contract follows what runs when a module is imported, {what}",
+                    f"contract '{self.name}': a {self.type_name} contract follows what runs when "
+                    f"a module is imported, {what}",
                     hint=f"remove '{key}'",
                 )
             elif raw[key] in (COUNT, SCOPE_VALUES[key]):
@@ -558,8 +563,10 @@ class Contract:
                 narrower = SCOPE_VALUES[key]
                 self.problem(
                     key,
-                    f'contract \'{self.name}\': {key} takes "count" or "{narrower}", got {raw[key]!r}',
-                    hint=f'{key} = "{narrower}" leaves those imports out of this contract; the default, "count", counts them',
+                    f'contract \'{self.name}\': {key} takes "count" or "{narrower}", got '
+                    f"{raw[key]!r}",
+                    hint=f'{key} = "{narrower}" leaves those imports out of this contract; the '
+                    'default, "count", counts them',
                 )
         return ImportScope(**counted)
 
@@ -621,7 +628,8 @@ class Contract:
                 if declared.required:
                     self.problem(
                         "type",
-                        f"contract '{self.name}': missing required option '{key}' ({declared.help})",
+                        f"contract '{self.name}': missing required option '{key}' "
+                        f"({declared.help})",
                     )
                 else:
                     self.values[key] = declared.default
@@ -795,7 +803,8 @@ class Contract:
                 self.problem_at(
                     option,
                     pattern,
-                    f"contract '{self.name}': '{pattern}' in '{option}' matches only modules that {by} leaves out",
+                    f"contract '{self.name}': '{pattern}' in '{option}' matches only modules that "
+                    f"{by} leaves out",
                     "a pattern that matches nothing checked makes a contract that cannot fail: "
                     f"{remedy}, or take the pattern out of the contract",
                 )
@@ -807,7 +816,8 @@ class Contract:
                 Problem(
                     self.settings.path,
                     self._pattern_line(option, pattern),
-                    f"contract '{self.name}': '{pattern}' in '{option}' matches no module in {where}.{suggest_module(evidence, pattern)}",
+                    f"contract '{self.name}': '{pattern}' in '{option}' matches no module in "
+                    f"{where}.{suggest_module(evidence, pattern)}",
                     hint=CANNOT_FAIL_HINT
                     if len(unmatched) == len(patterns)
                     else CHECKS_NOTHING_HINT,
@@ -841,8 +851,10 @@ class Contract:
                 for problem in self.lenient
             ]
             + [
-                f"{where}:{self._pattern_line(option, pattern)}: contract '{self.name}': '{pattern}' is neither "
-                "installed here nor imported by the modules checked (fine if intended; check the spelling)"
+                f"{where}:{self._pattern_line(option, pattern)}: contract '{self.name}': "
+                f"'{pattern}' is neither "
+                "installed here nor imported by the modules checked (fine if intended; check the "
+                "spelling)"
                 for option, pattern in self.unseen_externals
                 if not evidence.mentions(pattern)
             ]
@@ -852,7 +864,8 @@ class Contract:
 
     def stale_ignores(self, unmatched: list[tuple[int, str]], found: Findings) -> list[Violation]:
         """Ignored imports (position, text) that match no import, by the contract's
-        `unmatched_ignore_imports_alerting`: "error" (default) breaks it, "warn" says so, "none" is silent."""
+        `unmatched_ignore_imports_alerting`: "error" (default) breaks it, "warn" says so, "none" is
+        silent."""
         alerting = self.spec.options.get("unmatched_ignore_imports_alerting", "error")
         where = self.settings.display_path(self.settings.path)
         violations = []
@@ -860,7 +873,8 @@ class Contract:
             line = self.spec.line_of_entry("ignore_imports", position)
             if alerting == "warn":
                 found.alerts.append(
-                    f"{where}:{line}: contract '{self.name}': ignored import '{text}' matches no import (remove it)"
+                    f"{where}:{line}: contract '{self.name}': ignored import '{text}' matches no "
+                    "import (remove it)"
                 )
             elif alerting == "error":
                 found.stale_entries.append(StaleEntry("ignore_imports", position, text))
@@ -899,10 +913,12 @@ class Contract:
             line=allowance.line or self.spec.line,
             code=STALE_ALLOWANCE,
             message=(
-                f"allowance '{allowance.describe()}' excuses no import on a chain the contract is about (its import lies "
+                f"allowance '{allowance.describe()}' excuses no import on a chain the contract is "
+                "about (its import lies "
                 "off every chain): remove it (allowances only shrink)"
                 if off_chain
-                else f"allowance '{allowance.describe()}' matches no import: remove it (allowances only shrink)"
+                else f"allowance '{allowance.describe()}' matches no import: remove it "
+                "(allowances only shrink)"
             ),
         )
 
@@ -911,7 +927,8 @@ class Contract:
             path=self.settings.display_path(self.settings.path),
             line=chain.line or self.spec.line,
             code=STALE_ALLOWANCE,
-            message=f"known chain '{chain.describe()}': no chain of the contract joins these modules any more: remove it (known chains only shrink)",
+            message=f"known chain '{chain.describe()}': no chain of the contract joins these "
+            "modules any more: remove it (known chains only shrink)",
         )
 
     def _stale_name(self, allowance: Allowance, name: str) -> Violation:
@@ -919,7 +936,8 @@ class Contract:
             path=self.settings.display_path(self.settings.path),
             line=allowance.line or self.spec.line,
             code=STALE_ALLOWANCE,
-            message=f"allowance '{allowance.describe()}': no import takes '{name}' any more: remove the name (allowances only shrink)",
+            message=f"allowance '{allowance.describe()}': no import takes '{name}' any more: "
+            "remove the name (allowances only shrink)",
         )
 
     def verdict(
@@ -942,7 +960,8 @@ class Contract:
                         path=self.settings.display_path(self.settings.path),
                         line=self.spec.line_of("expect"),
                         code=UNEXPECTEDLY_KEPT,
-                        message='contract is kept but says expect = "broken": remove the expectation',
+                        message='contract is kept but says expect = "broken": remove the '
+                        "expectation",
                     )
                 ]
             if stale:
@@ -1101,13 +1120,15 @@ def require_expected_among(contract: Contract, modules: set[str], verb: str) -> 
         if expected.module not in modules:
             contract.problem(
                 "expect_loaded",
-                f"contract '{contract.name}': expect_loaded names '{expected.module}', which is not {verb}",
+                f"contract '{contract.name}': expect_loaded names '{expected.module}', which is "
+                f"not {verb}",
                 hint="list only modules that 'modules' names",
             )
         elif expected.loaded is None:
             line = contract.spec.line_of_entry("expect_loaded", expected.position)
             contract.notices.append(
-                f"{where}:{line}: contract '{contract.name}': expect_loaded entry '{expected.module}' "
+                f"{where}:{line}: contract '{contract.name}': expect_loaded entry "
+                f"'{expected.module}' "
                 "excuses any forbidden module it loads, tomorrow's too: narrow it to "
                 f"'{expected.module} -> <forbidden module>' for each it loads today (deprecated)"
             )
@@ -1143,7 +1164,8 @@ def judge_expected(
                     path=where,
                     line=contract.spec.line_of_entry("expect_loaded", entry.position),
                     code=STALE_EXPECTATION,
-                    message=f"{module} no longer loads {what} from expect_loaded (it only shrinks)",
+                    message=f"{module} no longer loads {what} from expect_loaded"
+                    " (it only shrinks)",
                     importer=module,
                 )
             )

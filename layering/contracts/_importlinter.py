@@ -129,7 +129,8 @@ class ImportLinterContract(Contract):
         for key in sorted(set(raw) - known):
             self.problem(
                 key,
-                f"contract '{self.name}', option '{key}': Unrecognized option.{did_you_mean(key, known)}",
+                f"contract '{self.name}', option '{key}': Unrecognized "
+                f"option.{did_you_mean(key, known)}",
                 hint=f"options of '{self.type_name}': " + ", ".join(sorted(known)),
             )
         options = {}
@@ -151,10 +152,11 @@ class ImportLinterContract(Contract):
             for option, message in sorted(invalid.errors.items()):
                 self.problem(option, f"contract '{self.name}', option '{option}': {message}")
             return
-        except Exception as error:  # noqa: BLE001 - a contract type of the user's own may raise anything
+        except Exception as error:  # noqa: BLE001 - a user's type may raise anything
             self.problem(
                 "type",
-                f"contract '{self.name}': {type(error).__name__} from {klass.__qualname__}: {error}",
+                f"contract '{self.name}': {type(error).__name__} from {klass.__qualname__}: "
+                f"{error}",
             )
             return
         self.check_can_fail(options)
@@ -175,7 +177,8 @@ class ImportLinterContract(Contract):
                         self.entry_problem(
                             key,
                             index,
-                            f"contract '{self.name}', option '{key}': entry {index + 1} is {kind}; import-linter options take strings",
+                            f"contract '{self.name}', option '{key}': entry {index + 1} is "
+                            f"{kind}; import-linter options take strings",
                             hint=_STRING_HINTS.get(
                                 key, f"write each entry of {key} as one string"
                             ),
@@ -185,7 +188,8 @@ class ImportLinterContract(Contract):
             return [str(item) for item in value]
         self.problem(
             key,
-            f"contract '{self.name}', option '{key}': expected a string or a list of strings, got a table",
+            f"contract '{self.name}', option '{key}': expected a string or a list of strings, got "
+            "a table",
         )
         return None
 
@@ -234,7 +238,8 @@ class ImportLinterContract(Contract):
                 self.entry_problem(
                     option,
                     index,
-                    f"contract '{self.name}': '{pattern}'{detail} in '{option}' matches only modules that {by} leaves out",
+                    f"contract '{self.name}': '{pattern}'{detail} in '{option}' matches only "
+                    f"modules that {by} leaves out",
                     hint=f"{remedy}, or take the pattern out of the contract",
                 )
             )
@@ -243,7 +248,8 @@ class ImportLinterContract(Contract):
                 self.entry_problem(
                     option,
                     index,
-                    f"contract '{self.name}': '{pattern}'{detail} in '{option}' matches no module in the package "
+                    f"contract '{self.name}': '{pattern}'{detail} in '{option}' matches no module "
+                    "in the package "
                     + ", ".join(self.settings.root_packages)
                     + "."
                     + suggest_module(evidence, pattern),
@@ -271,7 +277,8 @@ class ImportLinterContract(Contract):
             from importlinter import __version__
 
             raise ContractTypeUnavailable(
-                f"the installed import-linter ({__version__}) has no '{self.type_name}' contract type; "
+                f"the installed import-linter ({__version__}) has no '{self.type_name}' contract "
+                "type; "
                 "upgrade import-linter to check it"
             ) from None
 
@@ -286,7 +293,10 @@ class ImportLinterContract(Contract):
         except ValueError as error:  # import-linter's word for options that do not fit the graph
             raise ContractInvalid(str(error)) from None
         found.ignored_imports = getattr(check, "ignored_import_count", 0)
-        where = f"{self.settings.display_path(self.settings.path)}:{self.spec.line}: contract '{self.name}'"
+        where = (
+            f"{self.settings.display_path(self.settings.path)}:{self.spec.line}: contract "
+            f"'{self.name}'"
+        )
         found.alerts.extend(f"{where}: {warning}" for warning in check.warnings)
         if check.kept:
             return stale

@@ -91,7 +91,8 @@ def redundant_targets(
     targets: tuple[NameTarget, ...],
     as_packages: bool,
 ) -> None:
-    """A name-level target inside a module the contract already covers whole adds nothing: an error."""
+    """A name-level target inside a module the contract already covers whole adds nothing: an
+    error."""
     for target in targets:
         for pattern in modules:
             if target.module.has_wildcard:
@@ -104,7 +105,8 @@ def redundant_targets(
             if covered:
                 contract.problem(
                     option,
-                    f"contract '{contract.name}': the names of '{target.module}' in '{option}' are already covered by '{pattern}'",
+                    f"contract '{contract.name}': the names of '{target.module}' in '{option}' "
+                    f"are already covered by '{pattern}'",
                     hint="remove the name-level target, or the module pattern",
                 )
 
@@ -206,7 +208,9 @@ def stale_target_notes(
             else ""
         )
         notes.append(
-            f"{where}: contract '{contract.name}': '{target.module}' does not define {listed}{count}; "
-            "a note, not a failure: keep the rule so they do not come back, retire it, or fix a misspelt name"
+            f"{where}: contract '{contract.name}': '{target.module}' does not define "
+            f"{listed}{count}; "
+            "a note, not a failure: keep the rule so they do not come back, retire it, or fix a "
+            "misspelt name"
         )
     return notes

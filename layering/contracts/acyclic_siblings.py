@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 class AcyclicSiblingsContract(ImportLinterContract):
     """Acyclic siblings: no cycles between the children of a package.
 
-    Options and verdicts are import-linter's (`importlinter.contracts.acyclic_siblings.AcyclicSiblingsContract`), with
+    Options and verdicts are import-linter's
+    (`importlinter.contracts.acyclic_siblings.AcyclicSiblingsContract`), with
     the same names as in its TOML configuration, so a team can paste its contracts in.
 
     Example:
@@ -41,7 +42,8 @@ class AcyclicSiblingsContract(ImportLinterContract):
                 Problem(
                     self.settings.path,
                     self.spec.line_of("ancestors"),
-                    f"contract '{self.name}': 'ancestors' lists no package: a contract that cannot fail",
+                    f"contract '{self.name}': 'ancestors' lists no package: a contract that "
+                    "cannot fail",
                 )
             )
 
@@ -60,8 +62,10 @@ class AcyclicSiblingsContract(ImportLinterContract):
                         self.entry_problem(
                             "ancestors",
                             index,
-                            f"contract '{self.name}': '{module}' in 'ancestors' {what} whose imports could form a cycle",
-                            hint="name the package whose children must not import each other in a cycle",
+                            f"contract '{self.name}': '{module}' in 'ancestors' {what} whose "
+                            "imports could form a cycle",
+                            hint="name the package whose children must not import each other in a "
+                            "cycle",
                         )
                     )
 
@@ -85,12 +89,14 @@ class AcyclicSiblingsContract(ImportLinterContract):
                     found,
                     list(pairs),
                     lambda a, b: (
-                        f": one of the imports from {pairs[a, b][0]} to {pairs[a, b][1]} that close cycles"
+                        f": one of the imports from {pairs[a, b][0]} to {pairs[a, b][1]} that "
+                        "close cycles"
                     ),
                 )
             )
             notes.append(
-                f"The children of {package} import each other in cycles: removing the {len(pairs)} import(s) of it above "
+                f"The children of {package} import each other in cycles: removing the "
+                f"{len(pairs)} import(s) of it above "
                 f"({len(set(pairs.values()))} dependencies between children) makes them acyclic."
             )
         found.notes = tuple(notes) + found.notes

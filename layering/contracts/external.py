@@ -73,7 +73,8 @@ class ExternalContract(Contract):
         ):
             self.problem(
                 "module_map",
-                f"contract '{self.name}', option 'module_map': a table of module = \"Distribution\"",
+                f"contract '{self.name}', option 'module_map': a table of module = "
+                '"Distribution"',
                 hint='e.g. module_map = { yaml = "PyYAML" }',
             )
         else:
@@ -189,7 +190,8 @@ class ExternalContract(Contract):
                     path=config,
                     line=self.spec.line_of_entry("ignore", position),
                     code=STALE_ALLOWANCE,
-                    message=f"ignored package '{text}' is neither declared nor imported: remove it",
+                    message=f"ignored package '{text}' is neither declared nor imported:"
+                    " remove it",
                 )
             )
         return violations

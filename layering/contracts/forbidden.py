@@ -67,7 +67,8 @@ class ForbiddenContract(Contract):
         allow_indirect_imports = true
 
         [[contracts]]
-        name = "The stream lifecycle is taken from _base.responses_stream, never from responses_utils"
+        name = "The stream lifecycle is taken from _base.responses_stream, never from
+        responses_utils"
         type = "forbidden"
         source_modules = ["tensorrt_llm"]
         forbidden_names = [
@@ -121,7 +122,8 @@ class ForbiddenContract(Contract):
         if alerting not in ("error", "warn", "none"):
             self.problem(
                 "unmatched_ignore_imports_alerting",
-                f"contract '{self.name}': unmatched_ignore_imports_alerting must be error, warn or none",
+                f"contract '{self.name}': unmatched_ignore_imports_alerting must be error, warn "
+                "or none",
             )
 
     def _read_options(self, raw: dict[str, Any]) -> None:
@@ -147,18 +149,21 @@ class ForbiddenContract(Contract):
                     Problem(
                         self.settings.path,
                         self.spec.line_of(key),
-                        f"contract '{self.name}': '{key}' lists no module: a contract that cannot fail",
+                        f"contract '{self.name}': '{key}' lists no module: a contract that cannot "
+                        "fail",
                     )
                 )
         super()._read_options(raw)
 
     def _read_name_targets(self) -> tuple[NameTarget, ...]:
-        """`forbidden_names`, checked against the rest: a contract names modules, names, or both."""
+        """`forbidden_names`, checked against the rest: a contract names modules, names, or
+        both."""
         raw = self.spec.options
         if "forbidden_modules" not in raw and "forbidden_names" not in raw:
             self.problem(
                 "type",
-                f"contract '{self.name}': missing required option 'forbidden_modules' or 'forbidden_names' (or both)",
+                f"contract '{self.name}': missing required option 'forbidden_modules' or "
+                "'forbidden_names' (or both)",
             )
         if "forbidden_names" not in raw:
             return ()
@@ -172,8 +177,10 @@ class ForbiddenContract(Contract):
         if "forbidden_modules" not in raw and raw.get("ignore_imports"):
             self.problem(
                 "ignore_imports",
-                f"contract '{self.name}': ignore_imports leaves imports out of the graph of forbidden_modules, which this contract does not have",
-                hint='excuse a name-level finding with allow = [{ importer = "...", module = "...", names = [...] }]',
+                f"contract '{self.name}': ignore_imports leaves imports out of the graph of "
+                "forbidden_modules, which this contract does not have",
+                hint='excuse a name-level finding with allow = [{ importer = "...", module = '
+                '"...", names = [...] }]',
             )
         redundant_targets(
             self,
@@ -188,7 +195,8 @@ class ForbiddenContract(Contract):
         if self.known_chains and not self.needs_graph:
             self.problem(
                 "known_chains",
-                f"contract '{self.name}': known_chains excuse chains, and this contract checks direct imports only (allow_indirect_imports = true)",
+                f"contract '{self.name}': known_chains excuse chains, and this contract checks "
+                "direct imports only (allow_indirect_imports = true)",
                 hint='excuse a direct import with allow = ["importer -> module"]',
             )
         require_target_modules(self, evidence, "forbidden_names", self.name_targets)
@@ -202,9 +210,12 @@ class ForbiddenContract(Contract):
                 if not evidence.is_internal(pattern.text) and pattern.text != pattern.top_level:
                     self.problem(
                         "forbidden_modules",
-                        f"contract '{self.name}': '{pattern}' is part of an external package; the graph keeps "
-                        f"external packages whole, so chains can only lead to '{pattern.top_level}'",
-                        hint=f"forbid '{pattern.top_level}', or set allow_indirect_imports = true to check direct imports of '{pattern}'",
+                        f"contract '{self.name}': '{pattern}' is part of an external package; the "
+                        "graph keeps "
+                        "external packages whole, so chains can only lead to "
+                        f"'{pattern.top_level}'",
+                        hint=f"forbid '{pattern.top_level}', or set allow_indirect_imports = true "
+                        f"to check direct imports of '{pattern}'",
                     )
 
     @property

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 class IndependenceContract(ImportLinterContract):
     """Independence: the modules import none of each other.
 
-    Options and verdicts are import-linter's (`importlinter.contracts.independence.IndependenceContract`), with
+    Options and verdicts are import-linter's
+    (`importlinter.contracts.independence.IndependenceContract`), with
     the same names as in its TOML configuration, so a team can paste its contracts in.
 
     Example:
@@ -41,7 +42,8 @@ class IndependenceContract(ImportLinterContract):
     violation_code = INDEPENDENCE_IMPORT
 
     def validate(self, evidence: Evidence) -> None:
-        """Each expression matches a module, and together at least two: one cannot import another."""
+        """Each expression matches a module, and together at least two: one cannot import
+        another."""
         listed = entries(self.spec.options.get("modules"))
         matched: set[str] = set()
         before = len(self.problems)
@@ -56,7 +58,8 @@ class IndependenceContract(ImportLinterContract):
                 Problem(
                     self.settings.path,
                     self.spec.line_of("modules"),
-                    f"contract '{self.name}': 'modules' names one module ({min(matched)}): a contract that cannot fail",
+                    f"contract '{self.name}': 'modules' names one module ({min(matched)}): a "
+                    "contract that cannot fail",
                     hint="list at least two modules that must not import each other",
                 )
             )

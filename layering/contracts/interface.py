@@ -32,14 +32,16 @@ def _public(value: Any) -> str | frozenset[str]:
         return ALL
     if isinstance(value, str):
         raise OptionError(
-            f'expected "__all__" or a list of names and submodules (["Model", "fields"]), got {value!r}'
+            'expected "__all__" or a list of names and submodules (["Model", "fields"]), got '
+            f"{value!r}"
         )
     if not isinstance(value, list) or not value:
         raise OptionError(f"expected a list of at least one name or submodule, got {value!r}")
     for entry in value:
         if not isinstance(entry, str) or not is_dotted_name(entry):
             raise OptionError(
-                f"{entry!r} is not a name or a submodule relative to the package ('Model', 'fields.related')"
+                f"{entry!r} is not a name or a submodule relative to the package ('Model', "
+                "'fields.related')"
             )
     return frozenset(value)
 
@@ -101,9 +103,11 @@ class InterfaceContract(Contract):
                     self.problem_at(
                         "modules",
                         pattern,
-                        f"contract '{self.name}': the public names of '{package}' cannot be read from "
+                        f"contract '{self.name}': the public names of '{package}' cannot be read "
+                        "from "
                         f"its __all__ ({surface})",
-                        hint='list them: public = ["Name", "submodule", ...] (relative to the package)',
+                        hint='list them: public = ["Name", "submodule", ...] (relative to the '
+                        "package)",
                     )
                 else:
                     self._check_entries(evidence, package)
@@ -147,7 +151,8 @@ class InterfaceContract(Contract):
         except SourceUnreadable as unreadable:
             where = f"{evidence.settings.display_path(unreadable.path)}:{unreadable.line}"
             alert = (
-                f"{where}: contract '{self.name}': {unreadable.reason}: only the import statements "
+                f"{where}: contract '{self.name}': {unreadable.reason}: only the import "
+                "statements "
                 "of this file are checked, not its uses of names (`models.sql.Query`)"
             )
             if alert not in found.alerts:

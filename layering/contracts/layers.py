@@ -59,8 +59,10 @@ class LayersContract(ImportLinterContract):
                 Problem(
                     self.settings.path,
                     self.spec.line_of("layers"),
-                    f"contract '{self.name}': 'layers' lists no layers: a contract that cannot fail",
-                    hint='list the layers, highest first, e.g. layers = ["myapp.api", "myapp.domain"]',
+                    f"contract '{self.name}': 'layers' lists no layers: a contract that cannot "
+                    "fail",
+                    hint='list the layers, highest first, e.g. layers = ["myapp.api", '
+                    '"myapp.domain"]',
                 )
             )
         elif len(modules) < 2 and not exhaustive:
@@ -156,7 +158,8 @@ class LayersContract(ImportLinterContract):
                 path=config,
                 line=self.spec.line_of("layers"),
                 code=UNDECLARED_LAYER,
-                message=f"{module} is not listed as a layer (the contract is exhaustive): list it, or add it to exhaustive_ignores",
+                message=f"{module} is not listed as a layer (the contract is exhaustive): list "
+                "it, or add it to exhaustive_ignores",
                 importer=module,
             )
             for module in sorted(check.metadata.get("undeclared_modules") or ())

@@ -1,4 +1,5 @@
-"""`loads`: what importing a module executes, read from the source, must hold no forbidden module."""
+"""`loads`: what importing a module executes, read from the source, must hold no forbidden
+module."""
 
 from __future__ import annotations
 

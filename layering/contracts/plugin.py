@@ -46,14 +46,16 @@ class PluginContract(ImportLinterContract):
             klass = getattr(importlib.import_module(module_name), class_name)
         except Exception as error:  # noqa: BLE001 - importing the user's module may raise anything
             raise ContractTypeUnavailable(
-                f"contract type '{self.type_name}' ({self.plugin.class_path}, {self.settings.place(self.plugin.line)}) "
+                f"contract type '{self.type_name}' ({self.plugin.class_path}, "
+                f"{self.settings.place(self.plugin.line)}) "
                 f"cannot be loaded: {type(error).__name__}: {error}"
             ) from None
         finally:
             sys.path[:] = saved
         if not (isinstance(klass, type) and issubclass(klass, ImportLinterBase)):
             raise ContractTypeUnavailable(
-                f"contract type '{self.type_name}': {self.plugin.class_path} ({self.settings.place(self.plugin.line)}) "
+                f"contract type '{self.type_name}': {self.plugin.class_path} "
+                f"({self.settings.place(self.plugin.line)}) "
                 "is not a subclass of importlinter.domain.contract.Contract"
             )
         return klass

@@ -20,7 +20,8 @@ class PrivateModulesContract(ImportLinterContract):
     """Private modules: a module whose name starts with `_` is imported only from inside its
     parent package.
 
-    Options and verdicts are import-linter's (`importlinter.contracts.private_modules.PrivateModulesContract`,
+    Options and verdicts are import-linter's
+    (`importlinter.contracts.private_modules.PrivateModulesContract`,
     import-linter 2.17 and later), with the same names as in its TOML configuration.
 
     Example:
@@ -38,7 +39,8 @@ class PrivateModulesContract(ImportLinterContract):
     def findings(
         self, evidence: Evidence, found: Findings, graph: ImportGraph, check: ContractCheck
     ) -> list[Violation]:
-        """Each import of a private module from outside its parent package, statement by statement."""
+        """Each import of a private module from outside its parent package, statement by
+        statement."""
         return self.link_findings(
             evidence,
             found,

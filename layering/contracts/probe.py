@@ -85,7 +85,8 @@ def _timeout(value: Any) -> float:
         or not 0 < value <= MAX_TIMEOUT
     ):
         raise OptionError(
-            f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g} (one hour), got {value!r}"
+            f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g} (one hour), got "
+            f"{value!r}"
         )
     return float(value)
 
@@ -99,17 +100,21 @@ def _interpreter(value: Any) -> str:
 def _environment(value: Any) -> tuple[tuple[str, str], ...]:
     if not isinstance(value, dict):
         raise OptionError(
-            f'expected a table of variables, e.g. {{ DJANGO_SETTINGS_MODULE = "mysite.settings" }}, got {value!r}'
+            'expected a table of variables, e.g. { DJANGO_SETTINGS_MODULE = "mysite.settings" '
+            f"}}, got {value!r}"
         )
     for name, text in value.items():
         if not is_environment_name(name):
             raise OptionError(
-                f"{name!r} is not an environment variable name (letters, digits and _, not starting with a digit)"
+                f"{name!r} is not an environment variable name (letters, digits and _, not "
+                "starting with a digit)"
             )
         if name.upper().startswith("PYTHON"):
             raise OptionError(
-                f"{name} would be ignored: probes run Python in isolated mode (-I), which ignores every PYTHON* "
-                "variable; use source_roots for the import path, or python = for another interpreter"
+                f"{name} would be ignored: probes run Python in isolated mode (-I), which ignores "
+                "every PYTHON* "
+                "variable; use source_roots for the import path, or python = for another "
+                "interpreter"
             )
         if not isinstance(text, str) or "\0" in text:
             raise OptionError(f"the value of {name} must be a string (TOML quotes), got {text!r}")
@@ -199,7 +204,8 @@ class ProbeContract(Contract):
             self.problem("stub", f"contract '{self.name}', option 'stub': {error}")
 
     def run_in(self, interpreter: str) -> None:
-        """Run the probes in `interpreter` (an absolute path, already checked), whatever `python` says."""
+        """Run the probes in `interpreter` (an absolute path, already checked), whatever `python`
+        says."""
         self.interpreter_override = interpreter
         self.interpreter = interpreter
 
@@ -215,9 +221,12 @@ class ProbeContract(Contract):
                 ):
                     self.problem(
                         option_name,
-                        f"contract '{self.name}': '{pattern}' in '{option_name}' matches no module of the root "
-                        "packages, and outside them a wildcard cannot be expanded, so no probe can import what it names",
-                        hint="name the external module itself (a forbidden package covers its submodules)",
+                        f"contract '{self.name}': '{pattern}' in '{option_name}' matches no "
+                        "module of the root "
+                        "packages, and outside them a wildcard cannot be expanded, so no probe "
+                        "can import what it names",
+                        hint="name the external module itself (a forbidden package covers its "
+                        "submodules)",
                     )
         for pattern in self.values["forbidden"]:
             for stub in self.stubs:
@@ -254,14 +263,30 @@ class ProbeContract(Contract):
                 matched = evidence.expand(pattern)
                 unnamed = [module for module in matched if not is_dotted_name(module)]
                 if not pattern.has_wildcard and not is_dotted_name(pattern.text):
-                    message = f"'{pattern}' in '{option_name}' is not a dotted module name (Python identifiers joined by dots)"
-                    hint = 'write the module\'s name as an import statement names it, e.g. "package.module"'
+                    message = (
+                        f"'{pattern}' in '{option_name}' is not a dotted module name (Python "
+                        "identifiers joined by dots)"
+                    )
+                    hint = (
+                        "write the module's name as an import statement names it, e.g. "
+                        '"package.module"'
+                    )
                 elif unnamed and option_name == "modules":
-                    message = f"'{pattern}' in 'modules' matches {unnamed[0]}, whose name is not a dotted Python name, so no probe can import it"
+                    message = (
+                        f"'{pattern}' in 'modules' matches {unnamed[0]}, whose name is not a "
+                        "dotted Python name, so no probe can import it"
+                    )
                     hint = "list the modules to probe so that no such file is among them"
                 elif unnamed and len(unnamed) == len(matched):
-                    message = f"'{pattern}' in 'forbidden' matches only modules whose names are not dotted Python names ({unnamed[0]}), so its positive control can import none of them"
-                    hint = "forbid a module with a dotted Python name, or the package that holds these"
+                    message = (
+                        f"'{pattern}' in 'forbidden' matches only modules whose names are not "
+                        f"dotted Python names ({unnamed[0]}), so its positive control can import "
+                        "none of them"
+                    )
+                    hint = (
+                        "forbid a module with a dotted Python name, or the package that holds "
+                        "these"
+                    )
                 else:
                     continue
                 line = self._pattern_line(option_name, pattern)
@@ -332,7 +357,8 @@ class ProbeContract(Contract):
         return [self._request(evidence, module) for module in self.probed_modules(evidence)]
 
     def _control_requests(self, evidence: Evidence) -> list[ProbeRequest]:
-        """A wildcard's control may import any module it matches: the first that setup did not load."""
+        """A wildcard's control may import any module it matches: the first that setup did not
+        load."""
         requests = []
         for pattern, module in zip(self.values["forbidden"], self.control_modules(evidence)):
             matched = _importable(evidence.expand(pattern)) if pattern.has_wildcard else []
@@ -421,15 +447,24 @@ class ProbeContract(Contract):
         if evidence.is_internal(missing):
             return f"there is no module '{missing}' on the source roots, in {where}"
         if is_within(module, missing):
-            return f"'{missing}' is not installed in {where}: check the spelling, install it there, or {elsewhere}"
-        return f"'{missing}' is not installed in {where}: install it there, {elsewhere}, or add it to stub"
+            return (
+                f"'{missing}' is not installed in {where}: check the spelling, install it there, "
+                f"or {elsewhere}"
+            )
+        return (
+            f"'{missing}' is not installed in {where}: install it there, {elsewhere}, or add it "
+            "to stub"
+        )
 
     def _failure(self, evidence: Evidence, module: str, outcome: ProbeOutcome) -> str:
         """One line on why importing `module` (or running the setup) did not complete."""
         if outcome.missing:
             return self._missing(evidence, module, outcome.missing)
         if outcome.kind is ProbeOutcomeKind.TIMED_OUT:
-            return f"no result within {self.values['timeout']:g} s (raise timeout, or stub what makes it slow)"
+            return (
+                f"no result within {self.values['timeout']:g} s (raise timeout, or stub what "
+                "makes it slow)"
+            )
         lines = outcome.detail.strip().splitlines()
         if outcome.kind is ProbeOutcomeKind.CRASHED:
             return "the interpreter crashed" + (f": {lines[0]}" if lines else "")
@@ -479,7 +514,8 @@ class ProbeContract(Contract):
     def _preloaded_violations(
         self, evidence: Evidence, outcomes: Iterable[ProbeOutcome], config_path: str
     ) -> list[tuple[ModulePattern, Violation]]:
-        """A located error for each forbidden pattern that only names modules loaded before the import.
+        """A located error for each forbidden pattern that only names modules loaded before the
+        import.
 
         Such a module is in `sys.modules` before the probed import starts (the interpreter
         loads it at start, or setup does), so no probe can see it loaded: the contract
@@ -503,7 +539,8 @@ class ProbeContract(Contract):
                 f"'{pattern}'" if item.module == pattern.text else f"'{pattern}' ({item.module})"
             )
             message = (
-                f"forbidden {what} is already loaded {self._when(item)}, before any probed import, "
+                f"forbidden {what} is already loaded {self._when(item)}, before any probed "
+                "import, "
                 "so this contract cannot fail for it: remove it from forbidden"
                 + (", or use a setup that does not load it" if item.setup else "")
             )
@@ -543,7 +580,8 @@ class ProbeContract(Contract):
         module = outcome.module
         if outcome.module_before is not None and outcome.kind is not ProbeOutcomeKind.SETUP_FAILED:
             message = (
-                f"{module} is already loaded {self._when(outcome.module_before)}, before the probe imports it, "
+                f"{module} is already loaded {self._when(outcome.module_before)}, before the "
+                "probe imports it, "
                 "so probing it cannot fail: remove it from modules"
                 + (", or use a setup that does not load it" if outcome.module_before.setup else "")
             )

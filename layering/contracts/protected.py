@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 class ProtectedContract(ImportLinterContract):
     """Protected: only allowed importers import the protected modules.
 
-    Options and verdicts are import-linter's (`importlinter.contracts.protected.ProtectedContract`), with
+    Options and verdicts are import-linter's
+    (`importlinter.contracts.protected.ProtectedContract`), with
     the same names as in its TOML configuration, so a team can paste its contracts in.
 
     Example:
@@ -46,7 +47,8 @@ class ProtectedContract(ImportLinterContract):
                 Problem(
                     self.settings.path,
                     self.spec.line_of("protected_modules"),
-                    f"contract '{self.name}': 'protected_modules' lists nothing to protect: a contract that cannot fail",
+                    f"contract '{self.name}': 'protected_modules' lists nothing to protect: a "
+                    "contract that cannot fail",
                 )
             )
 

@@ -189,7 +189,8 @@ class _CachedRun:
         self.stored_graph: dict[str, Any] | None = None
         """The graph's imports as the cache keeps them, when this run built no graph."""
         self.stored_anew = True
-        """Whether the entry must be written: false only when every verdict was reused as it was."""
+        """Whether the entry must be written: false only when every verdict was reused as it
+        was."""
         self._module_at = _ModuleAt(evidence.package_files.files, settings.base_dir)
 
     def reuse(

@@ -76,7 +76,10 @@ def warnings_of(
 
 def _what_to_do(reason: str) -> str:
     if reason.startswith("syntax error"):
-        return "fix the file to decide this contract (or, if it uses newer syntax, run layering on a Python that has it)"
+        return (
+            "fix the file to decide this contract (or, if it uses newer syntax, run layering on a "
+            "Python that has it)"
+        )
     if reason.startswith("was deleted"):
         return "run layering again to decide this contract on the tree as it is now"
     return "fix the file to decide this contract"

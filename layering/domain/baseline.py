@@ -120,7 +120,8 @@ def unlisted_layers(result: ContractResult) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Baseline:
-    """What a baseline adds, what it left alone and why, and the contracts still not kept after it."""
+    """What a baseline adds, what it left alone and why, and the contracts still not kept after
+    it."""
 
     added: tuple[BaselineEntries, ...]
     left_alone: tuple[str, ...]

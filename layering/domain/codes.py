@@ -97,7 +97,8 @@ RULES: dict[str, tuple[str, str]] = {
     PROBE_CRASHED: ("probe-crashed", "Importing a probed module crashed the interpreter"),
     PROBE_CANNOT_FAIL: (
         "probe-positive-control-failed",
-        "A probe contract cannot fail: its positive control failed, or a forbidden module is loaded before the probed import",
+        "A probe contract cannot fail: its positive control failed, or a forbidden module is "
+        "loaded before the probed import",
     ),
     PROBE_SETUP_FAILED: (
         "probe-setup-failed",
@@ -125,7 +126,8 @@ RULES: dict[str, tuple[str, str]] = {
     ),
     INVALID_CONTRACT: (
         "contract-does-not-fit",
-        "A contract does not fit the package (a module it names is missing), so it cannot be decided",
+        "A contract does not fit the package (a module it names is missing), so it cannot be "
+        "decided",
     ),
 }
 

@@ -41,7 +41,8 @@ class NameTarget:
         return bool(self._regex.match(name))
 
     def takes(self, fact: ImportFact) -> bool:
-        """Whether `fact` takes one of the names from the module (a star import is not read here)."""
+        """Whether `fact` takes one of the names from the module (a star import is not read
+        here)."""
         return (
             fact.name is not None
             and fact.name != "*"

@@ -142,7 +142,8 @@ class ProbeSetting:
     setup: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
-        """`python: ...`, `env: NAME=value ...`, `setup: ...`: only what differs from the default."""
+        """`python: ...`, `env: NAME=value ...`, `setup: ...`: only what differs from the
+        default."""
         lines = []
         if self.python:
             lines.append(f"python: {self.python}")

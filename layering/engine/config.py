@@ -46,7 +46,8 @@ SESSION_OPTIONS = {
     "exclude_type_checking_imports": "leave imports under `if TYPE_CHECKING:` out",
     "contract_types": "import-linter contract types of your own, each 'name: module.Class'",
     "cache_dir": "where the import graph cache is kept (relative to this file)",
-    "exclude": "module patterns left out of the graph and of every contract, with everything under them",
+    "exclude": "module patterns left out of the graph and of every contract, with everything "
+    "under them",
     "respect_gitignore": "leave out the modules whose files git ignores, as `exclude` does",
     "contracts": "the list of contracts, one [[contracts]] table each",
 }
@@ -409,7 +410,8 @@ def _load_ini(path: str, text: str, notes: tuple[str, ...]) -> Settings:
                 path,
                 0,
                 "no [importlinter] section",
-                hint="import-linter's INI format has an [importlinter] section and one [importlinter:contract:ID] section per contract",
+                hint="import-linter's INI format has an [importlinter] section and one "
+                "[importlinter:contract:ID] section per contract",
             )
         )
     specs = [
@@ -541,7 +543,8 @@ def read_settings(
                 Problem(
                     path,
                     line(key),
-                    f"'{key}' must be a string or a non-empty list of strings, got {_describe(value)}",
+                    f"'{key}' must be a string or a non-empty list of strings, got "
+                    f"{_describe(value)}",
                     hint=f'write {key} = ["..."]',
                 )
             )
@@ -600,7 +603,8 @@ def read_settings(
                     path,
                     line("cache_dir"),
                     problem,
-                    hint='give the cache a directory of its own, e.g. cache_dir = ".layering_cache" (or false: no cache)',
+                    hint="give the cache a directory of its own, e.g. cache_dir = "
+                    '".layering_cache" (or false: no cache)',
                 )
             )
             cache_dir = False
@@ -709,7 +713,11 @@ def _cache_dir_problem(cache_dir: str, base: str, source_roots: list[str]) -> st
     ]:
         real = os.path.realpath(directory)
         if real == resolved or real.startswith(resolved.rstrip(os.sep) + os.sep):
-            return f"'cache_dir' = {cache_dir!r} is {what}{'' if real == resolved else ' or holds it'}: the cache would mark it ignored by git"
+            return (
+                f"'cache_dir' = {cache_dir!r} is "
+                f"{what}{'' if real == resolved else ' or holds it'}: the cache would mark it "
+                "ignored by git"
+            )
     return ""
 
 

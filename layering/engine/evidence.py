@@ -140,8 +140,14 @@ class Evidence:
                 "set source_roots to the directory that contains the package",
             )
         else:
-            where = "this directory, src/, the working directory or the Python path (PYTHONPATH, installed packages)"
-            hint = "set source_roots to the directory that contains the package, relative to the configuration"
+            where = (
+                "this directory, src/, the working directory or the Python path (PYTHONPATH, "
+                "installed packages)"
+            )
+            hint = (
+                "set source_roots to the directory that contains the package, relative to the "
+                "configuration"
+            )
         return ConfigError(
             Problem(
                 self.settings.path,
@@ -227,20 +233,26 @@ class Evidence:
         for module, hidden in sorted(files.shadowed.items()):
             if hidden.endswith(".py"):
                 said.append(
-                    f"{display(hidden)}: never imported: Python imports '{module}' from the package "
-                    f"{display(files.files[module])} beside it, and so does layering (grimp would read this file); "
+                    f"{display(hidden)}: never imported: Python imports '{module}' from the "
+                    "package "
+                    f"{display(files.files[module])} beside it, and so does layering (grimp would "
+                    "read this file); "
                     "rename or remove one of them"
                 )
             else:
                 said.append(
-                    f"{display(hidden)}{os.sep}: hidden by the module {display(files.files[module])}: Python imports that "
-                    f"file as '{module}', so no module in this directory can be imported (rename one of them)"
+                    f"{display(hidden)}{os.sep}: hidden by the module "
+                    f"{display(files.files[module])}: Python imports that "
+                    f"file as '{module}', so no module in this directory can be imported (rename "
+                    "one of them)"
                 )
         for module, directory in sorted(files.portions.items()):
             parent = module.rpartition(".")[0]
             said.append(
-                f"{display(directory)}{os.sep}: no __init__.py inside the regular package '{parent}': Python imports its "
-                f"modules as the namespace package '{module}', and so does layering (grimp and import-linter leave "
+                f"{display(directory)}{os.sep}: no __init__.py inside the regular package "
+                f"'{parent}': Python imports its "
+                f"modules as the namespace package '{module}', and so does layering (grimp and "
+                "import-linter leave "
                 "them out); add an __init__.py to make it a regular package"
             )
         return said
@@ -710,7 +722,7 @@ class Evidence:
     def graph(self) -> Any:
         """The graph of the root packages (grimp's, by default), with external packages
         squashed."""
-        self.root_locations  # noqa: B018 - a missing root package is a located config error, not grimp's
+        self.root_locations  # noqa: B018 - a missing root: a located error
         graph = self._graphs.build(
             GraphRequest(
                 root_packages=self.settings.root_packages,
@@ -827,7 +839,8 @@ class Evidence:
         return ".".join(parts) or None
 
     def _nearest_module(self, name: str) -> str:
-        """The module itself if internal and known, else its nearest known ancestor; externals as written."""
+        """The module itself if internal and known, else its nearest known ancestor; externals as
+        written."""
         if not self.is_internal(name):
             return name
         parts = name.split(".")

@@ -4,7 +4,8 @@ Each executed module's import facts (`Evidence.executed_facts`: the file's top-l
 statements that can import, parsed with `ast`) become load steps: the statements that run
 when the module runs (module level, also inside `if`, `try`, `with` and class bodies; never
 in functions, under `if TYPE_CHECKING:` or `lazy`), each after the parent packages it
-executes first and, for `from p import x`, before the submodule `p.x`. External packages are entered but not read: a step into one is a load of
+executes first and, for `from p import x`, before the submodule `p.x`. External packages are
+entered but not read: a step into one is a load of
 it, and the walk stops there.
 """
 

@@ -1,1 +1,2 @@
-"""Renderers of a run's report: text for people, JSON, GitHub annotations and SARIF for machines."""
+"""Renderers of a run's report: text for people, JSON, GitHub annotations and SARIF for
+machines."""

@@ -52,10 +52,16 @@ def _difference_lines(difference: Difference) -> list[str]:
     where = difference.where
     location = f"{where.path}:{where.line}: " if where is not None and where.path else ""
     if difference.runtime_only:
-        what = f"importing {difference.module} loads {difference.loaded} at run time; the source does not say so"
+        what = (
+            f"importing {difference.module} loads {difference.loaded} at run time; the source "
+            "does not say so"
+        )
         by, chain = "loaded by", "runtime chain"
     else:
-        what = f"importing {difference.module} would load {difference.loaded} as the source says; at run time it did not"
+        what = (
+            f"importing {difference.module} would load {difference.loaded} as the source says; at "
+            "run time it did not"
+        )
         by, chain = "would be loaded by", "chain from the source"
     lines = [f"  {location}{what}"]
     if where is not None and difference.statement:
@@ -75,7 +81,10 @@ def _summary(report: AuditReport) -> str:
     if errors:
         parts.append(f"{errors} could not be probed")
     contracts = len(report.contracts)
-    return f"Audit: {_count(contracts, 'probe contract')}, {_count(len(modules), 'module')}: {', '.join(parts)}."
+    return (
+        f"Audit: {_count(contracts, 'probe contract')}, {_count(len(modules), 'module')}: "
+        f"{', '.join(parts)}."
+    )
 
 
 def _count(number: int, noun: str) -> str:

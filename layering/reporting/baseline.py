@@ -20,7 +20,8 @@ def render(outcome: Baseline, config: str, file_format: str, dry_run: bool) -> s
     for entries in outcome.added:
         count = len(entries.values)
         lines.append(
-            f"{config}: {verb} {count} {'entry' if count == 1 else 'entries'} to {entries.option} of contract '{entries.contract}':"
+            f"{config}: {verb} {count} {'entry' if count == 1 else 'entries'} to {entries.option} "
+            f"of contract '{entries.contract}':"
         )
         shown = entries.values[:SHOWN]
         if file_format == "ini":
@@ -46,7 +47,8 @@ def render(outcome: Baseline, config: str, file_format: str, dry_run: bool) -> s
         lines.append(f"{config}: still not kept: {', '.join(outcome.still_broken)}")
     elif outcome.added:
         lines.append(
-            f"{config}: every baselined contract {'would be' if dry_run else 'is'} kept; the entries only shrink from now on (`layering prune` removes stale ones)"
+            f"{config}: every baselined contract {'would be' if dry_run else 'is'} kept; the "
+            "entries only shrink from now on (`layering prune` removes stale ones)"
         )
     return "\n".join(lines) + "\n"
 

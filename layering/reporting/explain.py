@@ -32,7 +32,8 @@ def render_text(explanation: Explanation) -> str:
         )
     if any(TYPING_ONLY_MARK in line for line in lines):
         lines.append(
-            f"[{TYPING_ONLY_MARK}]: the statement's names are used only in annotations that are not "
+            f"[{TYPING_ONLY_MARK}]: the statement's names are used only in annotations that are "
+            "not "
             'evaluated at run time; a contract with typing_only = "allow" allows it'
         )
     return "\n".join(lines) + "\n"

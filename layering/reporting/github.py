@@ -2,7 +2,8 @@
 
 Each finding of a failing contract (or probed module) becomes
 `::error file=PATH,line=N,col=N,title=CODE contract::message`, with its chain of imports on
-the following lines of the message; a contract with `severity = "warn"` gives `::warning`. Findings that are known (`expect = "broken"`,
+the following lines of the message; a contract with `severity = "warn"` gives `::warning`. Findings
+that are known (`expect = "broken"`,
 `expect_loaded`) become one `::notice` per contract; kept contracts print nothing; the text
 summary ends the output. Values are escaped as the Actions toolkit does: `%`, CR and LF
 everywhere, and `:` and `,` in properties as well. Paths are relative to the root of the
@@ -103,7 +104,8 @@ def render(
             lines.append(
                 command(
                     "notice",
-                    f'{len(known)} known violation(s) (expect = "broken" / expect_loaded): remove the expectation once fixed',
+                    f'{len(known)} known violation(s) (expect = "broken" / expect_loaded): remove '
+                    "the expectation once fixed",
                     file=paths.display(result.source_path),
                     line=result.source_line,
                     title=f"{result.name} is broken as expected",

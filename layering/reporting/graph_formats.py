@@ -58,8 +58,10 @@ def render_mermaid(graph: PackageGraph, exit_code: int = 0) -> str:
     ids = {node.name: f"n{position}" for position, node in enumerate(graph.nodes)}
     lines = [
         "flowchart LR",
-        f"  %% layering graph: {one_line(_title(graph))}. Edge label: the module-to-module imports it stands for.",
-        "  %% Thick red: an edge that carries an import a broken contract reports, labelled with the contract ids.",
+        f"  %% layering graph: {one_line(_title(graph))}. Edge label: the module-to-module "
+        "imports it stands for.",
+        "  %% Thick red: an edge that carries an import a broken contract reports, labelled with "
+        "the contract ids.",
     ]
     for node in graph.nodes:
         label = mermaid_text(_node_label(node))
@@ -70,7 +72,8 @@ def render_mermaid(graph: PackageGraph, exit_code: int = 0) -> str:
     for position, edge in enumerate(graph.edges):
         arrow = "==>" if edge.broken_by else "-->"
         lines.append(
-            f"  {ids[edge.importer]} {arrow}|{mermaid_text(_edge_label(edge))}| {ids[edge.imported]}"
+            f"  {ids[edge.importer]} {arrow}|{mermaid_text(_edge_label(edge))}| "
+            f"{ids[edge.imported]}"
         )
         if edge.broken_by:
             marked.append(str(position))
@@ -92,7 +95,8 @@ def render_dot(graph: PackageGraph, exit_code: int = 0) -> str:
     """A Graphviz digraph (the exit code is for JSON, as for Mermaid)."""
     lines = [
         f"digraph {dot_text('layering graph: ' + _title(graph))} {{",
-        "  // Edge label: the module-to-module imports it stands for. Red: an edge that carries an import",
+        "  // Edge label: the module-to-module imports it stands for. Red: an edge that carries "
+        "an import",
         "  // a broken contract reports, labelled with the contract ids.",
         "  rankdir=LR;",
         "  node [shape=box];",
@@ -178,7 +182,8 @@ def notes(graph: PackageGraph, format: str, text: str) -> list[str]:
     found = []
     if graph.undrawn:
         found.append(
-            f"{graph.undrawn} import{'s' if graph.undrawn != 1 else ''} that broken contracts report "
+            f"{graph.undrawn} import{'s' if graph.undrawn != 1 else ''} that broken contracts "
+            "report "
             f"{'are' if graph.undrawn != 1 else 'is'} not drawn (not between two modules of "
             f"{graph.package or 'the root packages'}); layering check lists every one"
         )
@@ -186,7 +191,8 @@ def notes(graph: PackageGraph, format: str, text: str) -> list[str]:
         len(graph.edges) > MERMAID_MAX_EDGES or len(text) > MERMAID_MAX_TEXT
     ):
         found.append(
-            f"{len(graph.edges)} edges, {len(text):,} characters: Mermaid draws at most {MERMAID_MAX_EDGES} edges and "
+            f"{len(graph.edges)} edges, {len(text):,} characters: Mermaid draws at most "
+            f"{MERMAID_MAX_EDGES} edges and "
             f"{MERMAID_MAX_TEXT:,} characters by default; give a smaller --depth or a subpackage"
         )
     return found

@@ -26,12 +26,16 @@ def _contract_lines(contract: InferredContract, header: str) -> list[str]:
     lines = ["", f"[[{header}]]", f"id = {_string(contract.contract_id)}"]
     if contract.type_name == "layers":
         lines += [
-            f"name = {_string(f'The children of {contract.package}, in the order their imports admit')}",
+            "name = "
+            f"{_string(f'The children of {contract.package}, in the order their imports admit')}",
             'type = "layers"',
-            f"# Today {contract.reaches} pairs of children import downwards (directly or not), none upwards."
+            f"# Today {contract.reaches} pairs of children import downwards (directly or not), "
+            "none upwards."
             if not contract.upward
-            else f"# Today {contract.reaches} pairs of children import downwards (directly or not), and"
-            f" {contract.upward} upwards:\n# children in import cycles kept apart, their upward chains"
+            else f"# Today {contract.reaches} pairs of children import downwards (directly or "
+            "not), and"
+            f" {contract.upward} upwards:\n# children in import cycles kept apart, their upward "
+            "chains"
             " known (known_chains, below), to go.",
             "layers = [",
             *(f"  {_string(layer.text)}," for layer in contract.layers),
@@ -39,7 +43,8 @@ def _contract_lines(contract: InferredContract, header: str) -> list[str]:
         ]
     else:
         lines += [
-            f"name = {_string(f'The children of {contract.package} import nothing of each other')}",
+            "name = "
+            + _string(f"The children of {contract.package} import nothing of each other"),
             'type = "independence"',
             "modules = [",
             *(f"  {_string(module)}," for module in contract.modules),
@@ -63,7 +68,10 @@ def render_config(proposal: Proposal, pyproject: bool) -> str:
 def _what(contract: InferredContract) -> str:
     """One short line: the stack when it is short, else its shape."""
     if contract.type_name == "independence":
-        return f"{contract.contract_id}: {len(contract.modules)} children that import nothing of each other"
+        return (
+            f"{contract.contract_id}: {len(contract.modules)} children that import nothing of "
+            "each other"
+        )
     stack = " > ".join(
         f"({layer.text})" if len(layer.modules) > 1 else layer.text for layer in contract.layers
     )
@@ -110,7 +118,8 @@ def render_differences(shown_path: str, differences: list[Difference]) -> str:
             lines.append(f"  same: '{difference.existing}' is {_what(contract)}")
         elif difference.existing:
             lines.append(
-                f"  differs: '{difference.existing}' orders the layers otherwise; init proposes {_what(contract)}"
+                f"  differs: '{difference.existing}' orders the layers otherwise; init proposes "
+                f"{_what(contract)}"
             )
         else:
             lines.append(f"  missing: init proposes {_what(contract)}")

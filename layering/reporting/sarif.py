@@ -2,9 +2,11 @@
 
 Each finding is a result with level "error" ("warning" for a contract with
 `severity = "warn"`), its rule id (the stable code, e.g. LY001), a
-message naming the contract, a physical location relative to `%SRCROOT%` (the root of the repository,
+message naming the contract, a physical location relative to `%SRCROOT%` (the root of the
+repository,
 as code scanning resolves it, else the configuration's directory; described in
-`originalUriBaseIds`, never given as a machine's path) and, for chains of imports, related locations and a
+`originalUriBaseIds`, never given as a machine's path) and, for chains of imports, related
+locations and a
 code flow through each import statement. Known findings (`expect = "broken"`,
 `expect_loaded`) are results with an external suppression, so they show as dismissed.
 Configuration errors are tool configuration notifications of a failed invocation.

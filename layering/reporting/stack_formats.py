@@ -122,7 +122,8 @@ def render_stack_dot(stack: LayerStack, exit_code: int = 0) -> str:
             layer_count += 1
         for upper, lower in zip(group.layers, group.layers[1:]):
             lines.append(
-                f"{indent}{dot_text(upper.modules[0])} -> {dot_text(lower.modules[0])} [style=invis];"
+                f"{indent}{dot_text(upper.modules[0])} -> {dot_text(lower.modules[0])} "
+                "[style=invis];"
             )
         if group.container:
             lines.append("  }")

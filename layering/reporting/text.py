@@ -149,7 +149,8 @@ def violation_lines(result: ContractResult, shown: int = CUT_SHOWN) -> list[str]
             else "of these cuts"
         )
         lines.append(
-            f"  Removing the {_count(total, 'import')} {where} {'keeps the contract' if only_chains else 'cuts every chain'}."
+            f"  Removing the {_count(total, 'import')} {where} "
+            f"{'keeps the contract' if only_chains else 'cuts every chain'}."
         )
     lines.extend(_fewer_lines(result, only_chains, shown))
     for violation in result.violations:
@@ -195,7 +196,8 @@ def _fewer_lines(result: ContractResult, keeps: bool, shown: int) -> list[str]:
             )
     if len(statements) > limit:
         lines.append(
-            f"  ... and {_count(len(statements) - limit, 'more import')} (--chains all to list them)"
+            f"  ... and {_count(len(statements) - limit, 'more import')} (--chains all to list "
+            "them)"
         )
     return lines
 
@@ -229,8 +231,10 @@ def _by_import_lines(groups: tuple[ChainGroup, ...], keeps: bool, shown: int) ->
     )
     outcome = "keeps the contract" if keeps else "cuts every chain"
     lines = [
-        f"  {_count(sum(g.chains for g in groups), 'chain')} between {_count(len(groups), 'pair')}; "
-        f"removing {'this import' if len(ordered) == 1 else f'these {len(ordered)} imports'} {outcome}:"
+        f"  {_count(sum(g.chains for g in groups), 'chain')} between "
+        f"{_count(len(groups), 'pair')}; "
+        f"removing {'this import' if len(ordered) == 1 else f'these {len(ordered)} imports'} "
+        f"{outcome}:"
     ]
     for _edge, users in ordered[:shown]:
         first = users[0][1]
@@ -273,7 +277,8 @@ def group_lines(
         []
         if only_direct and not titled
         else [
-            f"  {_count(group.chains, 'chain')} from {group.source} to {group.target}; removing {these} {outcome}:"
+            f"  {_count(group.chains, 'chain')} from {group.source} to {group.target}; removing "
+            f"{these} {outcome}:"
         ]
     )
     listed_cut = group.cut if shown is None else group.cut[:shown]
@@ -293,16 +298,19 @@ def group_lines(
             lines.append(f"    all {group.chains} chains run through it; the shortest:")
         else:
             lines.append(
-                f"    {cut.chains} of the {_count(group.chains, 'chain')} run{'s' if cut.chains == 1 else ''} through it; the shortest:"
+                f"    {cut.chains} of the {_count(group.chains, 'chain')} "
+                f"run{'s' if cut.chains == 1 else ''} through it; the shortest:"
             )
         lines.extend(f"      {hop.render()}" for hop in cut.example)
     if group.listed:
         lines.append(
             f"  the {_count(len(group.listed), 'shortest chain')}:"
             if len(group.listed) < group.chains
-            else f"  all {group.chains} chains (the shortest from each import of a source module that leads there):"
+            else f"  all {group.chains} chains (the shortest from each import of a source module "
+            "that leads there):"
             if group.chains > 1
-            else "  the chain (the shortest from the only import of a source module that leads there):"
+            else "  the chain (the shortest from the only import of a source module that leads "
+            "there):"
         )
         for chain in group.listed:
             lines.extend(
@@ -315,7 +323,8 @@ def group_lines(
         statements = sum(len(cut.statements) for cut in hidden)
         chains = f" and {_count(more, 'more chain')}" if more > 0 else ""
         lines.append(
-            f"  ... and {_count(len(hidden), 'more import')} of the cut ({_count(statements, 'statement')}){chains}"
+            f"  ... and {_count(len(hidden), 'more import')} of the cut "
+            f"({_count(statements, 'statement')}){chains}"
             " (--chains all to list them)"
         )
     elif more > 0:
@@ -352,7 +361,8 @@ def _statement_lines(statements: tuple[Violation, ...], codes: bool) -> list[str
             else f"{', '.join(ranges[:5])} and {len(ranges) - 5} more"
         )
         lines.append(
-            f"  {first.path}:{first.line}: {code}{first.importer} imports {first.imported}{shown_names(names)}{quals} ({len(run)} statements, lines {where})"
+            f"  {first.path}:{first.line}: {code}{first.importer} imports "
+            f"{first.imported}{shown_names(names)}{quals} ({len(run)} statements, lines {where})"
         )
     return lines
 

@@ -73,7 +73,10 @@ def cache_content(root: Path) -> dict:
 
 def run_layering(root: Path, prelude: str = "", seed: str = "0") -> subprocess.CompletedProcess:
     """`layering check` in `root`, after `prelude` ran in the same interpreter."""
-    script = f"{prelude}\nimport sys\nsys.argv = ['layering', 'check']\nfrom layering.cli import run\nrun()\n"
+    script = (
+        f"{prelude}\nimport sys\nsys.argv = ['layering', 'check']\nfrom layering.cli import "
+        "run\nrun()\n"
+    )
     env = {**os.environ, "PYTHONHASHSEED": seed}
     env.pop("PYTHONPATH", None)
     return subprocess.run(
@@ -209,7 +212,11 @@ def test_a_reading_of_many_megabytes_reaches_the_builder_whole(tmp_path):
     }
 
 
-KILL_THE_BUILDER = "import signal\nfor child in open(f'/proc/self/task/{os.getpid()}/children').read().split():\n    os.kill(int(child), signal.SIGKILL)"
+KILL_THE_BUILDER = (
+    "import signal\nfor child in "
+    "open(f'/proc/self/task/{os.getpid()}/children').read().split():\n    os.kill(int(child), "
+    "signal.SIGKILL)"
+)
 
 
 def test_a_builder_process_that_dies_leaves_its_work_to_the_run(tmp_path):

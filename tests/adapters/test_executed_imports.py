@@ -1,4 +1,5 @@
-"""Reading only the top-level statements that can import gives what a full parse gives, outside functions."""
+"""Reading only the top-level statements that can import gives what a full parse gives, outside
+functions."""
 
 from __future__ import annotations
 

@@ -40,7 +40,8 @@ def test_the_digest_is_the_same_in_another_process_under_any_hash_seed(tmp_path:
             [
                 sys.executable,
                 "-c",
-                "import sys; from layering.adapters.result_cache import hashed_file; print(hashed_file(sys.argv[1])[0])",
+                "import sys; from layering.adapters.result_cache import hashed_file; "
+                "print(hashed_file(sys.argv[1])[0])",
                 str(source),
             ],
             env={**os.environ, "PYTHONHASHSEED": seed},

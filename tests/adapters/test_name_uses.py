@@ -8,7 +8,8 @@ from layering.adapters.source_facts import RawBinding, module_bindings, parse_na
 
 
 def uses(tmp_path, source: str) -> list[tuple[str, str, int, str, bool]]:
-    """Each use as (what the alias is bound to, the names read, their last line, the use, in a function)."""
+    """Each use as (what the alias is bound to, the names read, their last line, the use, in a
+    function)."""
     path = tmp_path / "mod.py"
     path.write_text(textwrap.dedent(source).lstrip("\n"))
     found = []

@@ -52,10 +52,12 @@ FILES = {
     "heavypkg/__init__.py": "import app.bad\n",
     "heavypkg/leaf.py": "x = 1\n",
     "app/uses_sub.py": "x = 0\nimport heavypkg.leaf\n",
-    "app/dynamic.py": 'import importlib\nsuffix = "bad"\nmodule = importlib.import_module("app." + suffix)\n',
+    "app/dynamic.py": 'import importlib\nsuffix = "bad"\nmodule = importlib.import_module("app." '
+    "+ suffix)\n",
     "app/failing.py": 'x = 1\nraise ValueError("boom-xyz")\n',
     "app/hang.py": "import time\nwhile True:\n    time.sleep(0.05)\n",
-    "app/exit3.py": 'import os, sys\nsys.stderr.write("dying-words\\n")\nsys.stderr.flush()\nos._exit(3)\n',
+    "app/exit3.py": "import os, "
+    'sys\nsys.stderr.write("dying-words\\n")\nsys.stderr.flush()\nos._exit(3)\n',
     "app/sysexit4.py": "import sys\nsys.exit(4)\n",
     "app/segv.py": "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n",
     "app/sigkill.py": "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
@@ -487,7 +489,8 @@ SETUP_FILES = {
         '    raise RuntimeError("PROBE_FLAVOUR is not mint")\n'
         "import plugins.two\n"
     ),
-    "sees_secrets.py": 'import os\nif "LAYERING_TEST_SECRET" in os.environ:\n    import plugins.two\n',
+    "sees_secrets.py": 'import os\nif "LAYERING_TEST_SECRET" in os.environ:\n    import '
+    "plugins.two\n",
 }
 
 
@@ -737,7 +740,8 @@ def test_the_child_file_imports_nothing_of_layering():
     assert imported <= {"marshal", "os", "sys", "select", "time", "traceback", "gc"}, imported
 
 
-# --------------------------------------------------------------------------- choosing the interpreter
+# --------------------------------------------------------------------------- choosing the
+# interpreter
 
 
 def test_find_interpreter_keeps_a_venv_path_and_checks_it_once(tmp_path):

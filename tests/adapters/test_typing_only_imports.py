@@ -34,7 +34,8 @@ DEFERRED = "from __future__ import annotations\n"
         ('from a import A\nfrom b import B\ndef f(x: list["A"]) -> B: ...\n', {(1, "A")}),
         # Under TYPE_CHECKING and in a type alias statement nothing runs.
         (
-            "from typing import TYPE_CHECKING\nfrom a import A\nif TYPE_CHECKING:\n    X = list[A]\n",
+            "from typing import TYPE_CHECKING\nfrom a import A\nif TYPE_CHECKING:\n    X = "
+            "list[A]\n",
             {(2, "A")},
         ),
         # Any use that runs counts: a body, a default, a decorator, a base, __all__, cast(A, x).

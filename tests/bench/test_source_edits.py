@@ -31,11 +31,15 @@ CHAINS = {
     """,
     "src/app/__init__.py": "",
     "src/app/low/__init__.py": "",
-    "src/app/low/a.py": "from app.mid import b\nimport app.mid.c; import json\nfrom ..mid import d\n",
+    "src/app/low/a.py": "from app.mid import b\nimport app.mid.c; import json\nfrom ..mid import "
+    "d\n",
     "src/app/mid/__init__.py": "",
-    "src/app/mid/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING: from app.db import models\n",
-    "src/app/mid/c.py": "def f():\n    from app.db import (\n        models,\n        query,\n    )\n    return models, query\n",
-    "src/app/mid/d.py": "try:\n    from app.db.models import Model\nexcept ImportError:\n    Model = None\n",
+    "src/app/mid/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING: from app.db import "
+    "models\n",
+    "src/app/mid/c.py": "def f():\n    from app.db import (\n        models,\n        query,\n    "
+    ")\n    return models, query\n",
+    "src/app/mid/d.py": "try:\n    from app.db.models import Model\nexcept ImportError:\n    "
+    "Model = None\n",
     "src/app/db/__init__.py": "",
     "src/app/db/models.py": "Model = object\n",
     "src/app/db/query.py": "",
@@ -72,7 +76,8 @@ def test_a_removed_statement_becomes_pass_at_its_place_and_its_neighbours_stay(t
     path = tmp_path / "app" / "low" / "a.py"
     path.parent.mkdir(parents=True)
     path.write_text(
-        "import app.mid.c; import json\nif True: from app.db import (\n    models,\n)\n  # x\nfrom ..mid import d, e\n"
+        "import app.mid.c; import json\nif True: from app.db import (\n    models,\n)\n  # "
+        "x\nfrom ..mid import d, e\n"
     )
 
     replaced, problems = remove_imports(

@@ -68,7 +68,8 @@ def test_reports_on_the_corpora_are_as_kept(corpus, workload, report, tmp_path):
     corpus_dir = CORPORA / corpus
     if not (corpus_dir / f"bench_{workload}.layering.toml").is_file():
         pytest.skip(
-            f"no {corpus} corpus with workload {workload} in {CORPORA} (python bench/run.py downloads it)"
+            f"no {corpus} corpus with workload {workload} in {CORPORA} (python bench/run.py "
+            "downloads it)"
         )
     work = (
         tmp_path / corpus

@@ -32,14 +32,17 @@ SHOP = {
     "shop/api/__init__.py": "",
     "shop/api/views.py": "from shop.domain import orders\nfrom shop import infra\n",
     "shop/domain/__init__.py": "",
-    "shop/domain/orders.py": "from ..domain import pricing\n\ndef f():\n    from shop.infra import db\n",
+    "shop/domain/orders.py": "from ..domain import pricing\n\ndef f():\n    from shop.infra "
+    "import db\n",
     "shop/domain/pricing.py": (
-        "import decimal\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from shop.api import views\n"
+        "import decimal\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from shop.api "
+        "import views\n"
     ),
     "shop/domain/_private.py": "SECRET = 1\n",
     "shop/infra/__init__.py": "",
     "shop/infra/db.py": (
-        "from shop.domain.pricing import Money\nimport sqlite3\nimport dataclasses\nfrom shop.domain import _private\n"
+        "from shop.domain.pricing import Money\nimport sqlite3\nimport dataclasses\nfrom "
+        "shop.domain import _private\n"
     ),
     "shop/gui/__init__.py": "",
     "shop/gui/window.py": "import PyQt5.QtWidgets\n",

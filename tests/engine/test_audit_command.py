@@ -6,7 +6,10 @@ import json
 
 HEADER = 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n'
 
-PROBE = '\n[[contracts]]\nid = "{id}"\nname = "{id} probe"\ntype = "probe"\nmodules = {modules}\nforbidden = ["app.heavy"]\n'
+PROBE = (
+    '\n[[contracts]]\nid = "{id}"\nname = "{id} probe"\ntype = "probe"\nmodules = '
+    '{modules}\nforbidden = ["app.heavy"]\n'
+)
 
 
 def config(**probes: list[str]) -> str:
@@ -16,7 +19,8 @@ def config(**probes: list[str]) -> str:
 
 
 PACKAGE = {
-    "src/app/__init__.py": "import importlib\n\n\ndef __getattr__(name):\n    return importlib.import_module('app.heavy')\n",
+    "src/app/__init__.py": "import importlib\n\n\ndef __getattr__(name):\n    return "
+    "importlib.import_module('app.heavy')\n",
     "src/app/heavy.py": "",
     "src/app/plain.py": "import app.heavy\n",
     "src/app/clean.py": "import os\n",
@@ -52,13 +56,17 @@ def test_dynamic_imports_are_named_with_the_statement_that_loaded_them(project):
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stdout == (
         "dyn probe [dyn]: 5 modules, 4 disagree: needs the probe\n"
-        "  src/app/__init__.py:5: importing app.attribute loads app.heavy at run time; the source does not say so\n"
+        "  src/app/__init__.py:5: importing app.attribute loads app.heavy at run time; the source "
+        "does not say so\n"
         "    loaded by: return importlib.import_module('app.heavy')\n"
-        "  src/app/builtin.py:2: importing app.builtin loads app.heavy at run time; the source does not say so\n"
+        "  src/app/builtin.py:2: importing app.builtin loads app.heavy at run time; the source "
+        "does not say so\n"
         "    loaded by: __import__('app.heavy')\n"
-        "  src/app/dynamic.py:3: importing app.dynamic loads app.heavy at run time; the source does not say so\n"
+        "  src/app/dynamic.py:3: importing app.dynamic loads app.heavy at run time; the source "
+        "does not say so\n"
         "    loaded by: plugin = importlib.import_module('app.heavy')\n"
-        "  src/app/dynamic.py:3: importing app.indirect loads app.heavy at run time; the source does not say so\n"
+        "  src/app/dynamic.py:3: importing app.indirect loads app.heavy at run time; the source "
+        "does not say so\n"
         "    loaded by: plugin = importlib.import_module('app.heavy')\n"
         "    runtime chain:\n"
         "      src/app/indirect.py:1: app.indirect -> app.dynamic\n"
@@ -74,7 +82,8 @@ def test_a_branch_not_taken_is_predicted_but_not_loaded(project):
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stdout == (
         "branch probe [branch]: 1 module, 1 disagree: loads is stricter\n"
-        "  src/app/guarded.py:4: importing app.guarded would load app.heavy as the source says; at run time it did not\n"
+        "  src/app/guarded.py:4: importing app.guarded would load app.heavy as the source says; "
+        "at run time it did not\n"
         "    would be loaded by: import app.heavy [conditional]\n"
         "\n"
         "Audit: 1 probe contract, 1 module: 0 agree, 1 disagree.\n"
@@ -121,7 +130,8 @@ def test_errors_exit_2_located_in_every_format(project):
             **PACKAGE,
             "src/app/fails.py": "raise RuntimeError('no')\n",
             "contracts.toml": config(failing=["app.fails"])
-            + '\n[[contracts]]\nid = "static"\nname = "static"\ntype = "loads"\nmodules = ["app.plain"]\nforbidden = ["app.heavy"]\n',
+            + '\n[[contracts]]\nid = "static"\nname = "static"\ntype = "loads"\nmodules = '
+            '["app.plain"]\nforbidden = ["app.heavy"]\n',
         }
     )
     failed = project.layering("audit")
@@ -156,7 +166,8 @@ def test_a_module_loaded_by_setup_is_not_compared_and_the_audit_says_so(project)
     result = project.layering("audit")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout == (
-        "warning: contract 'booted probe': app.heavy loaded before the probe imported app.clean, app.plain (by setup app.boot): not compared there\n"
+        "warning: contract 'booted probe': app.heavy loaded before the probe imported app.clean, "
+        "app.plain (by setup app.boot): not compared there\n"
         "booted probe [booted]: 2 modules, the probe and the source agree: loads is enough\n"
         "\n"
         "Audit: 1 probe contract, 2 modules: 2 agree, 0 disagree.\n"

@@ -88,8 +88,8 @@ def test_baseline_excuses_the_cut_and_the_names_and_every_contract_is_kept_after
     assert f'    "shop.domain.prices -> shop.db.models", # {TODAY}' in added
     # The leaf: name by name where the statement takes names, the import where it takes none.
     assert (
-        f'    {{importer = "shop.domain.prices", module = "shop.util.helpers", names = ["money", "tax"]}}, # {TODAY}'
-        in added
+        '    {importer = "shop.domain.prices", module = "shop.util.helpers", names = ["money", '
+        f'"tax"]}}, # {TODAY}' in added
     )
     assert f'    "shop.domain.prices -> shop.util.text", # {TODAY}' in added
     # import-linter's layers: known chains too, beside the ignored imports already there.
@@ -115,8 +115,10 @@ def test_after_a_baseline_a_new_violation_breaks_the_contract_and_is_the_one_rep
     )
     project.write(
         {
-            "shop/domain/prices.py": "from shop.util.helpers import money, tax, rounding\nimport shop.util.text\n",
-            "shop/domain/orders.py": "from shop.domain import prices\nfrom shop.util import helpers\n\ndef late():\n    import shop.db\n",
+            "shop/domain/prices.py": "from shop.util.helpers import money, tax, rounding\nimport "
+            "shop.util.text\n",
+            "shop/domain/orders.py": "from shop.domain import prices\nfrom shop.util import "
+            "helpers\n\ndef late():\n    import shop.db\n",
         }
     )
     check = project.check("--contract", "domain-no-db", "--contract", "prices-leaf")
@@ -151,9 +153,11 @@ def test_dry_run_prints_the_entries_and_writes_nothing(project):
     assert (project.root / "contracts.toml").read_text() == CONTRACTS
     assert run.stdout.splitlines() == [
         "contracts.toml: would add 2 entries to allow of contract 'prices-leaf':",
-        '  {importer = "shop.domain.prices", module = "shop.util.helpers", names = ["money", "tax"]}, # legacy, see #12',
+        '  {importer = "shop.domain.prices", module = "shop.util.helpers", names = ["money", '
+        '"tax"]}, # legacy, see #12',
         '  "shop.domain.prices -> shop.util.text", # legacy, see #12',
-        "contracts.toml: every baselined contract would be kept; the entries only shrink from now on (`layering prune` removes stale ones)",
+        "contracts.toml: every baselined contract would be kept; the entries only shrink from now "
+        "on (`layering prune` removes stale ones)",
     ]
 
 
@@ -241,9 +245,11 @@ def test_pyproject_tool_layering_is_edited_in_place(project):
     project.write(
         {
             **PACKAGE,
-            "pyproject.toml": '[project]\nname = "shop"\n\n[tool.layering]\nroot_packages = ["shop"]\n\n'
-            + '[[tool.layering.contracts]]\nid = "domain-no-db"\nname = "No db"\ntype = "forbidden"\n'
-            + 'source_modules = ["shop.domain"]\nforbidden_modules = ["shop.db"]\n\n[tool.other]\nkey = 1\n',
+            "pyproject.toml": '[project]\nname = "shop"\n\n[tool.layering]\nroot_packages = '
+            '["shop"]\n\n'
+            + '[[tool.layering.contracts]]\nid = "domain-no-db"\nname = "No db"\ntype = '
+            '"forbidden"\n' + 'source_modules = ["shop.domain"]\nforbidden_modules = '
+            '["shop.db"]\n\n[tool.other]\nkey = 1\n',
         }
     )
     assert project.layering("baseline").returncode == 0
@@ -312,7 +318,8 @@ def test_a_module_that_loads_a_forbidden_one_is_expected_to_load_it(project):
     check = project.check()
     assert check.returncode == 0, check.stdout
     assert (
-        "expect_loaded entry 'shop.util.helpers' excuses any forbidden module it loads, tomorrow's "
+        "expect_loaded entry 'shop.util.helpers' excuses any forbidden module it loads, "
+        "tomorrow's "
         "too: narrow it to 'shop.util.helpers -> <forbidden module>'"
     ) in check.stderr
 

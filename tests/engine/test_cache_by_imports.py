@@ -49,7 +49,8 @@ def test_a_body_edit_reuses_the_verdicts_and_moves_the_lines(project):
     assert "src/app/b.py:5: LY002 app.b imports app.c [function-level]" in first.stdout
     b = project.root / "src/app/b.py"
     b.write_text(
-        "import os\n\nPADDING = [\n    1,\n    2,\n]\n\n\ndef g():\n    from app import c\n    return c + 1\n"
+        "import os\n\nPADDING = [\n    1,\n    2,\n]\n\n\ndef g():\n    from app import c\n    "
+        "return c + 1\n"
     )
     again = project.check()
     uncached = project.check("--no-cache")

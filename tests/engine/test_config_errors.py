@@ -47,8 +47,8 @@ def test_unknown_top_level_key_suggests_the_right_one(project):
     result = run_config(project, HEADER + "exclude_typechecking_imports = true\n" + FORBIDDEN)
     assert result.returncode == 2
     assert (
-        "contracts.toml:3: error: unknown option 'exclude_typechecking_imports'. Did you mean 'exclude_type_checking_imports'?"
-        in result.stderr
+        "contracts.toml:3: error: unknown option 'exclude_typechecking_imports'. Did you mean "
+        "'exclude_type_checking_imports'?" in result.stderr
     )
 
 
@@ -56,8 +56,8 @@ def test_unknown_contract_option_suggests_the_right_one(project):
     result = run_config(project, HEADER + FORBIDDEN + "allow_indirect_import = true\n")
     assert result.returncode == 2
     assert (
-        "contracts.toml:10: error: contract 'a does not import b': unrecognized option 'allow_indirect_import'. Did you mean 'allow_indirect_imports'?"
-        in result.stderr
+        "contracts.toml:10: error: contract 'a does not import b': unrecognized option "
+        "'allow_indirect_import'. Did you mean 'allow_indirect_imports'?" in result.stderr
     )
 
 
@@ -65,11 +65,12 @@ def test_unknown_contract_type_lists_known_types(project):
     result = run_config(project, HEADER + FORBIDDEN.replace('"forbidden"', '"forbiden"'))
     assert result.returncode == 2
     assert (
-        "contracts.toml:7: error: contract 'a does not import b': type 'forbiden' is not a contract type. Did you mean 'forbidden'?"
-        in result.stderr
+        "contracts.toml:7: error: contract 'a does not import b': type 'forbiden' is not a "
+        "contract type. Did you mean 'forbidden'?" in result.stderr
     )
     assert (
-        "known types: acyclic_siblings, contained, defining_module, external, forbidden, independence, interface, layers, leaf, loads, private_modules, probe, protected"
+        "known types: acyclic_siblings, contained, defining_module, external, forbidden, "
+        "independence, interface, layers, leaf, loads, private_modules, probe, protected"
         in result.stderr
     )
 
@@ -78,8 +79,8 @@ def test_pattern_matching_no_module_is_an_error_not_a_pass(project):
     result = run_config(project, HEADER + FORBIDDEN.replace('["app.b"]', '["app.nothing"]'))
     assert result.returncode == 2
     assert (
-        "contracts.toml:9: error: contract 'a does not import b': 'app.nothing' in 'forbidden_modules' matches no module"
-        in result.stderr
+        "contracts.toml:9: error: contract 'a does not import b': 'app.nothing' in "
+        "'forbidden_modules' matches no module" in result.stderr
     )
     assert "cannot fail" in result.stderr
 
@@ -109,8 +110,8 @@ def test_wrong_type_for_root_packages(project):
     result = run_config(project, 'root_packages = 3\nsource_roots = ["src"]\n' + FORBIDDEN)
     assert result.returncode == 2
     assert (
-        "contracts.toml:1: error: 'root_packages' must be a string or a non-empty list of strings, got a number (3)"
-        in result.stderr
+        "contracts.toml:1: error: 'root_packages' must be a string or a non-empty list of "
+        "strings, got a number (3)" in result.stderr
     )
 
 
@@ -148,8 +149,8 @@ def test_no_configuration_anywhere(project, tmp_path):
     result = project.check(cwd=tmp_path / "empty")
     assert result.returncode == 2
     assert (
-        "error: no configuration here or in any parent directory (looked for contracts.toml, [tool.layering] in "
-        in result.stderr
+        "error: no configuration here or in any parent directory (looked for contracts.toml, "
+        "[tool.layering] in " in result.stderr
     )
 
 
@@ -157,8 +158,8 @@ def test_bad_allowance_entry(project):
     result = run_config(project, HEADER + FORBIDDEN + 'allow = [{ modul = "app.b" }]\n')
     assert result.returncode == 2
     assert (
-        "contracts.toml:10: error: contract 'a does not import b', option 'allow': unknown key 'modul'"
-        in result.stderr
+        "contracts.toml:10: error: contract 'a does not import b', option 'allow': unknown key "
+        "'modul'" in result.stderr
     )
 
 
@@ -182,7 +183,8 @@ def test_unknown_contract_id_on_command_line(project):
     result = project.check("--contract", "onee")
     assert result.returncode == 2
     assert result.stderr == (
-        "layering: error: argument --contract: 'onee' names no contract of contracts.toml. Did you mean 'one'? "
+        "layering: error: argument --contract: 'onee' names no contract of contracts.toml. Did "
+        "you mean 'one'? "
         "Its contracts: one\n"
     )
 
@@ -210,8 +212,8 @@ def test_both_sources_present_says_which_is_used(project):
     )
     result = project.check()
     assert (
-        "warning: using contracts.toml; [tool.layering] in pyproject.toml of the same directory is ignored"
-        in result.stderr
+        "warning: using contracts.toml; [tool.layering] in pyproject.toml of the same directory "
+        "is ignored" in result.stderr
     )
 
 
@@ -219,8 +221,8 @@ def test_external_submodule_in_a_chain_contract_is_an_error_not_a_silent_pass(pr
     result = run_config(project, HEADER + FORBIDDEN.replace('["app.b"]', '["json.decoder"]'))
     assert result.returncode == 2
     assert (
-        "contracts.toml:9: error: contract 'a does not import b': 'json.decoder' is part of an external package"
-        in result.stderr
+        "contracts.toml:9: error: contract 'a does not import b': 'json.decoder' is part of an "
+        "external package" in result.stderr
     )
     assert "hint: forbid 'json', or set allow_indirect_imports = true" in result.stderr
 
@@ -249,9 +251,12 @@ def test_missing_modules_of_an_import_linter_contract_are_all_named_in_order_und
         {
             "src/app/__init__.py": "",
             "src/app/a.py": "",
-            "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n\n'
-            '[[contracts]]\nid = "l"\ntype = "layers"\nlayers = ["app.foo", "app.a", "app.bar"]\n\n'
-            '[[contracts]]\nid = "i"\ntype = "independence"\nmodules = ["app.zed", "app.a", "app.yo"]\n',
+            "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = '
+            "false\n\n"
+            '[[contracts]]\nid = "l"\ntype = "layers"\nlayers = ["app.foo", "app.a", '
+            '"app.bar"]\n\n'
+            '[[contracts]]\nid = "i"\ntype = "independence"\nmodules = ["app.zed", "app.a", '
+            '"app.yo"]\n',
         }
     )
     outputs = set()
@@ -293,10 +298,13 @@ def test_every_problem_of_a_file_in_one_run(project):
     assert result.returncode == 2
     errors = [line for line in result.stderr.splitlines() if ": error: " in line]
     assert errors == [
-        "contracts.toml:3: error: unknown option 'exclude_typechecking_imports'. Did you mean 'exclude_type_checking_imports'?",
-        "contracts.toml:10: error: contract 'a does not import b': 'app.bb' in 'forbidden_modules' matches no module in the package app. Did you mean 'app.b'?",
+        "contracts.toml:3: error: unknown option 'exclude_typechecking_imports'. Did you mean "
+        "'exclude_type_checking_imports'?",
+        "contracts.toml:10: error: contract 'a does not import b': 'app.bb' in "
+        "'forbidden_modules' matches no module in the package app. Did you mean 'app.b'?",
         "contracts.toml:13: error: duplicate contract id 'one' (first used on line 6)",
-        "contracts.toml:18: error: contract 'a does not import b': unrecognized option 'allow_indirect_import'. Did you mean 'allow_indirect_imports'?",
+        "contracts.toml:18: error: contract 'a does not import b': unrecognized option "
+        "'allow_indirect_import'. Did you mean 'allow_indirect_imports'?",
     ]
 
 
@@ -313,13 +321,14 @@ def test_each_allowance_is_located_at_its_own_entry(project):
         HEADER
         + FORBIDDEN.replace('["app.b"]', '["app.b"]\nallow_indirect_imports = true')
         + (
-            'allow = [\n  "app.a -> app.b",\n  # gone\n  "app.a -> app.gone",\n  { importer = "app.a", modul = "app.b" },\n]\n'
+            'allow = [\n  "app.a -> app.b",\n  # gone\n  "app.a -> app.gone",\n  { importer = '
+            '"app.a", modul = "app.b" },\n]\n'
         )
     )
     result = run_config(project, text)
     assert (
-        "contracts.toml:15: error: contract 'a does not import b', option 'allow': unknown key 'modul'"
-        in result.stderr
+        "contracts.toml:15: error: contract 'a does not import b', option 'allow': unknown key "
+        "'modul'" in result.stderr
     )
     result = run_config(project, text.replace('  { importer = "app.a", modul = "app.b" },\n', ""))
     assert result.returncode == 1
@@ -331,23 +340,24 @@ def test_each_allowance_is_located_at_its_own_entry(project):
 def test_a_nested_list_in_an_import_linter_option_is_located(project):
     text = (
         HEADER
-        + '\n[[contracts]]\nname = "L"\ntype = "layers"\nlayers = [\n  "app.a",\n  ["app.b", "app.c"],\n]\n'
+        + '\n[[contracts]]\nname = "L"\ntype = "layers"\nlayers = [\n  "app.a",\n  ["app.b", '
+        '"app.c"],\n]\n'
     )
     result = run_config(
         project, text + "\n[[contracts]]\nname = 'T'\ntype = 'independence'\nmodules = { a = 1 }\n"
     )
     assert result.returncode == 2
     assert (
-        "contracts.toml:9: error: contract 'L', option 'layers': entry 2 is a list; import-linter options take strings"
-        in result.stderr
+        "contracts.toml:9: error: contract 'L', option 'layers': entry 2 is a list; import-linter "
+        "options take strings" in result.stderr
     )
     assert (
         'hint: write a layer of several modules as one string: "a | b" (independent) or "a : b"'
         in result.stderr
     )
     assert (
-        "contracts.toml:15: error: contract 'T', option 'modules': expected a string or a list of strings, got a table"
-        in result.stderr
+        "contracts.toml:15: error: contract 'T', option 'modules': expected a string or a list of "
+        "strings, got a table" in result.stderr
     )
 
 
@@ -382,7 +392,8 @@ def test_a_nested_list_in_an_import_linter_option_is_located(project):
         (
             "type = 'independence'\nmodules = ['app.a', 'app.bee']",
             7,
-            "contract 'c': 'app.bee' in 'modules' matches no module in the package app. Did you mean 'app.b'?",
+            "contract 'c': 'app.bee' in 'modules' matches no module in the package app. Did you "
+            "mean 'app.b'?",
         ),
     ],
 )
@@ -399,8 +410,8 @@ def test_two_contracts_known_by_one_name_are_rejected_at_both_lines(project):
     result = run_config(project, HEADER + contract + contract)
     assert result.returncode == 2
     assert (
-        "contracts.toml:11: error: the contracts on lines 5 and 11 are both known as 'same' (a contract without an id is known by its name)"
-        in result.stderr
+        "contracts.toml:11: error: the contracts on lines 5 and 11 are both known as 'same' (a "
+        "contract without an id is known by its name)" in result.stderr
     )
     assert "hint: give each contract its own id" in result.stderr
 
@@ -408,7 +419,8 @@ def test_two_contracts_known_by_one_name_are_rejected_at_both_lines(project):
 def test_run_options_of_import_linter_in_contracts_toml(project):
     """`root_package` and `include_external_packages` mean what they mean to import-linter."""
     text = 'root_package = "app"\nsource_roots = "src"\ninclude_external_packages = true\n' + (
-        '\n[[contracts]]\nname = "json is protected"\ntype = "protected"\nprotected_modules = ["json", "PyQt5"]\nallowed_importers = ["app.a"]\n'
+        '\n[[contracts]]\nname = "json is protected"\ntype = "protected"\nprotected_modules = '
+        '["json", "PyQt5"]\nallowed_importers = ["app.a"]\n'
     )
     result = run_config(project, text)
     assert result.returncode == 1, result.stderr
@@ -417,8 +429,8 @@ def test_run_options_of_import_linter_in_contracts_toml(project):
 
 def test_protected_external_package_without_the_option(project):
     text = (
-        HEADER
-        + '\n[[contracts]]\nname = "Qt"\ntype = "protected"\nprotected_modules = ["PyQt5"]\nallowed_importers = ["app.a"]\n'
+        HEADER + '\n[[contracts]]\nname = "Qt"\ntype = "protected"\nprotected_modules = '
+        '["PyQt5"]\nallowed_importers = ["app.a"]\n'
     )
     result = run_config(project, text)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -427,14 +439,20 @@ def test_protected_external_package_without_the_option(project):
 
 def test_a_root_package_that_is_one_file(project):
     project.write({"src/single.py": "import json\n"})
-    graph = 'root_packages = ["single"]\nsource_roots = ["src"]\n\n[[contracts]]\nname = "L"\ntype = "forbidden"\nsource_modules = ["single"]\nforbidden_modules = ["json"]\n'
+    graph = (
+        'root_packages = ["single"]\nsource_roots = ["src"]\n\n[[contracts]]\nname = "L"\ntype = '
+        '"forbidden"\nsource_modules = ["single"]\nforbidden_modules = ["json"]\n'
+    )
     result = run_config(project, graph)
     assert result.returncode == 2
     assert (
-        "contracts.toml:1: error: 'single' is a module, not a package: the import graph that contract 'L' needs is built of packages only"
-        in result.stderr
+        "contracts.toml:1: error: 'single' is a module, not a package: the import graph that "
+        "contract 'L' needs is built of packages only" in result.stderr
     )
-    leaf = 'root_packages = ["single"]\nsource_roots = ["src"]\n\n[[contracts]]\nname = "leaf"\ntype = "leaf"\nmodules = ["single"]\nwithin = ["*"]\n'
+    leaf = (
+        'root_packages = ["single"]\nsource_roots = ["src"]\n\n[[contracts]]\nname = "leaf"\ntype '
+        '= "leaf"\nmodules = ["single"]\nwithin = ["*"]\n'
+    )
     result = run_config(project, leaf)
     assert result.returncode == 1, result.stderr
     assert "src/single.py:1: LY003 single imports json" in result.stdout
@@ -451,8 +469,8 @@ def test_a_contract_of_an_unknown_type_is_named_by_its_id(project):
     )
     assert result.returncode == 2
     assert (
-        "contracts.toml:13: error: contract 'two': type 'lief' is not a contract type. Did you mean 'leaf'?"
-        in result.stderr
+        "contracts.toml:13: error: contract 'two': type 'lief' is not a contract type. Did you "
+        "mean 'leaf'?" in result.stderr
     )
     assert "#2" not in result.stderr
 
@@ -482,7 +500,10 @@ def test_a_mistyped_pattern_gets_the_module_it_meant(project, pattern, suggestio
         + f'\n[[contracts]]\nid = "c"\ntype = "leaf"\nmodules = ["{pattern}"]\nwithin = ["app"]\n',
     )
     assert result.returncode == 2
-    message = f"error: contract 'leaf #1': '{pattern}' in 'modules' matches no module in the package app.{suggestion}\n"
+    message = (
+        f"error: contract 'leaf #1': '{pattern}' in 'modules' matches no module in the package "
+        f"app.{suggestion}\n"
+    )
     assert message in result.stderr, result.stderr
 
 
@@ -503,7 +524,8 @@ def test_an_ini_file_without_a_section_is_a_located_error_not_a_traceback(projec
     [
         ("type = 'forbidden'\nsource_modules = ['app.a']\nforbidden_modules = ['app.nope']", True),
         (
-            "type = 'forbidden'\nsource_modules = ['app.a']\nforbidden_modules = ['app.b', 'app.nope']",
+            "type = 'forbidden'\nsource_modules = ['app.a']\nforbidden_modules = ['app.b', "
+            "'app.nope']",
             False,
         ),
         ("type = 'independence'\nmodules = ['app.a', 'app.b', 'app.nope']", False),
@@ -534,7 +556,8 @@ def test_a_refused_configuration_exits_2_where_lint_imports_exits_1(project, tmp
     project.write(
         {
             **{name.removeprefix("src/"): text for name, text in PACKAGE.items()},
-            ".importlinter": "[importlinter]\nroot_package = app\n\n[importlinter:contract:c]\nname = c\n"
+            ".importlinter": "[importlinter]\nroot_package = "
+            "app\n\n[importlinter:contract:c]\nname = c\n"
             "type = forbidden\nsource_modules = app.a\nforbidden_modules = app.nope\n",
         }
     )

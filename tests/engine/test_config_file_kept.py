@@ -75,7 +75,8 @@ ignore_imports =
 IMPORTLINTER_PYPROJECT = (
     '[project]\nname = "shop"\n\n[tool.importlinter]\nroot_package = "shop"\n\n'
     + (
-        '[[tool.importlinter.contracts]]\nid = "domain-no-db"\nname = "No db"\ntype = "forbidden"\n'
+        '[[tool.importlinter.contracts]]\nid = "domain-no-db"\nname = "No db"\ntype = '
+        '"forbidden"\n'
         'source_modules = ["shop.domain"]\nforbidden_modules = ["shop.db"]\n'
     )
 )

@@ -10,7 +10,8 @@ from report_support import run_layering, write_files
 
 PACKAGE = {
     "src/app/__init__.py": "",
-    "src/app/core/__init__.py": "from app.core.engine import Engine\nfrom .config import load as load_config\n",
+    "src/app/core/__init__.py": "from app.core.engine import Engine\nfrom .config import load as "
+    "load_config\n",
     "src/app/core/engine.py": "class Engine:\n    pass\n\nLIMIT = 3\n",
     "src/app/core/config.py": "def load():\n    return {}\n",
     "src/app/api/__init__.py": "from app.core import Engine\n",
@@ -45,9 +46,12 @@ def test_a_name_taken_through_a_re_export_names_its_home(tmp_path):
     run = run_layering(_project(tmp_path), "check", "--no-cache")
     assert run.returncode == 1, run.stdout + run.stderr
     assert _findings(run.stdout) == [
-        "src/app/executor.py:1: LY007 app.executor takes Engine from app.core; it is defined in app.core.engine",
-        "src/app/executor.py:2: LY007 app.executor takes load_config from app.core; it is defined in app.core.config as load",
-        "src/app/executor.py:4: LY007 app.executor takes Engine from app.api; it is defined in app.core.engine (re-exported through app.core)",
+        "src/app/executor.py:1: LY007 app.executor takes Engine from app.core; it is defined in "
+        "app.core.engine",
+        "src/app/executor.py:2: LY007 app.executor takes load_config from app.core; it is defined "
+        "in app.core.config as load",
+        "src/app/executor.py:4: LY007 app.executor takes Engine from app.api; it is defined in "
+        "app.core.engine (re-exported through app.core)",
     ]
 
 
@@ -56,19 +60,23 @@ def test_one_finding_per_statement_and_home(tmp_path):
         "src/app/core/__init__.py": (
             "from app.core.engine import Engine, LIMIT\nfrom .config import load as load_config\n"
         ),
-        "src/app/executor.py": "from app.core import (\n    LIMIT,\n    load_config,\n    Engine,\n)\n",
+        "src/app/executor.py": "from app.core import (\n    LIMIT,\n    load_config,\n    "
+        "Engine,\n)\n",
     }
     run = run_layering(_project(tmp_path, files=files), "check", "--no-cache")
     assert run.returncode == 1, run.stdout + run.stderr
     assert _findings(run.stdout) == [
-        "src/app/executor.py:2: LY007 app.executor takes Engine, LIMIT from app.core; they are defined in app.core.engine",
-        "src/app/executor.py:3: LY007 app.executor takes load_config from app.core; it is defined in app.core.config as load",
+        "src/app/executor.py:2: LY007 app.executor takes Engine, LIMIT from app.core; they are "
+        "defined in app.core.engine",
+        "src/app/executor.py:3: LY007 app.executor takes load_config from app.core; it is defined "
+        "in app.core.config as load",
     ]
 
 
 def test_names_defined_where_they_are_taken_and_submodules_are_fine(tmp_path):
     files = {
-        "src/app/executor.py": "from app.core.engine import Engine, LIMIT\nfrom app.core import engine\n"
+        "src/app/executor.py": "from app.core.engine import Engine, LIMIT\nfrom app.core import "
+        "engine\n"
     }
     run = run_layering(_project(tmp_path, files=files), "check", "--no-cache")
     assert run.returncode == 0, run.stdout + run.stderr
@@ -85,8 +93,10 @@ def test_a_facade_is_the_surface_for_modules_outside_it_only(tmp_path):
     assert run.returncode == 1, run.stdout + run.stderr
     # modules = default, the root packages: app.api's own re-export is checked too
     assert _findings(run.stdout) == [
-        "src/app/api/__init__.py:1: LY007 app.api takes Engine from app.core; it is defined in app.core.engine",
-        "src/app/api/routes.py:1: LY007 app.api.routes takes Engine from app.api; it is defined in app.core.engine (re-exported through app.core)",
+        "src/app/api/__init__.py:1: LY007 app.api takes Engine from app.core; it is defined in "
+        "app.core.engine",
+        "src/app/api/routes.py:1: LY007 app.api.routes takes Engine from app.api; it is defined "
+        "in app.core.engine (re-exported through app.core)",
     ]
 
 
@@ -119,7 +129,8 @@ def test_allowances_excuse_and_go_stale(tmp_path):
     assert run.returncode == 1, run.stdout + run.stderr
     findings = _findings(run.stdout)
     assert findings[0] == (
-        "src/app/executor.py:2: LY007 app.executor takes load_config from app.core; it is defined in app.core.config as load"
+        "src/app/executor.py:2: LY007 app.executor takes load_config from app.core; it is defined "
+        "in app.core.config as load"
     )
     assert len(findings) == 2
     assert "LY030" in findings[1] and "'app.core (Gone)'" in findings[1]
@@ -192,5 +203,6 @@ def test_the_contracts_scope_and_unchecked_modules_apply(tmp_path, scope):
     else:
         assert run.returncode == 1, run.stdout + run.stderr
         assert _findings(run.stdout) == [
-            "src/app/executor.py:2: LY007 app.executor takes Engine from app.core; it is defined in app.core.engine [function-level]"
+            "src/app/executor.py:2: LY007 app.executor takes Engine from app.core; it is defined "
+            "in app.core.engine [function-level]"
         ]

@@ -16,7 +16,10 @@ CONTRACT = [
         },
     )
 ]
-LAYERING_TOML = 'root_packages = ["shop"]\n\n[[contracts]]\nname = "API alone"\ntype = "independence"\nmodules = ["shop.api", "shop.gui"]\n'
+LAYERING_TOML = (
+    'root_packages = ["shop"]\n\n[[contracts]]\nname = "API alone"\ntype = '
+    '"independence"\nmodules = ["shop.api", "shop.gui"]\n'
+)
 
 
 def test_each_import_linter_place_is_found_from_a_subdirectory(project, tmp_path):
@@ -43,8 +46,8 @@ def test_import_linters_own_order_in_one_directory_and_a_note(project, tmp_path)
     result = project.check()
     assert result.stdout.splitlines()[0] == "Configuration: setup.cfg"
     assert (
-        "warning: using [importlinter] in setup.cfg; .importlinter of the same directory is ignored (remove one of them)"
-        in result.stdout + result.stderr
+        "warning: using [importlinter] in setup.cfg; .importlinter of the same directory is "
+        "ignored (remove one of them)" in result.stdout + result.stderr
     )
     assert "From setup.cfg [other] BROKEN" in result.stdout
 
@@ -88,7 +91,8 @@ def test_a_second_file_named_that_does_not_exist_is_a_usage_error(project, tmp_p
     result = project.check("contracts.toml", "--config", "other.toml")
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == (
-        "layering: error: argument --config: other.toml does not exist: name a configuration file\n"
+        "layering: error: argument --config: other.toml does not exist: name a configuration "
+        "file\n"
     )
 
 
@@ -111,8 +115,8 @@ def test_an_ini_file_that_is_not_ini_is_a_located_error(project, tmp_path):
     assert result.returncode == 2
     assert '"line": 3' in result.stdout
     assert (
-        ".importlinter:3: error: INI syntax error: a line that is neither a [section], a 'key = value' nor an indented continuation"
-        in result.stderr
+        ".importlinter:3: error: INI syntax error: a line that is neither a [section], a 'key = "
+        "value' nor an indented continuation" in result.stderr
     )
 
 

@@ -25,7 +25,10 @@ PACKAGE = {
     "src/app/shop/migrations/0001_initial.py": "from app import b\n",
 }
 
-HEADER = 'root_packages = ["app"]\nsource_roots = ["src"]\nexclude = ["app.tests", "app.*.migrations"]\n'
+HEADER = (
+    'root_packages = ["app"]\nsource_roots = ["src"]\nexclude = ["app.tests", '
+    '"app.*.migrations"]\n'
+)
 
 CONTRACTS = """
 [[contracts]]
@@ -72,7 +75,10 @@ def test_a_cached_run_reports_what_a_run_without_the_cache_reports(tmp_path, for
     contracts = CONTRACTS.replace(
         'source_modules = ["app.**"]', 'source_modules = ["app.c", "app.a"]'
     )
-    contracts += '\n[[contracts]]\nid = "a-no-json"\ntype = "forbidden"\nsource_modules = ["app.a"]\nforbidden_modules = ["json"]\n'
+    contracts += (
+        '\n[[contracts]]\nid = "a-no-json"\ntype = "forbidden"\nsource_modules = '
+        '["app.a"]\nforbidden_modules = ["json"]\n'
+    )
     root = _project(tmp_path, contracts=contracts)
     runs = [run_layering(root, "check", "--format", format) for _ in range(2)]
     fresh = run_layering(root, "check", "--format", format, "--no-cache")
@@ -110,7 +116,8 @@ def test_a_contract_pattern_naming_only_excluded_modules_is_an_error(tmp_path):
     assert run.returncode == 2, run.stdout + run.stderr
     assert "Traceback" not in run.stderr
     assert (
-        "contracts.toml:10: error: contract 'Nothing reaches app.b': 'app.tests.*' in 'forbidden_modules' "
+        "contracts.toml:10: error: contract 'Nothing reaches app.b': 'app.tests.*' in "
+        "'forbidden_modules' "
         "matches only modules that 'exclude' leaves out"
     ) in run.stderr
     assert (

@@ -11,7 +11,9 @@ FILES = {
     "shop/api/__init__.py": "",
     "shop/api/views.py": "from shop.domain import orders\n",
     "shop/domain/__init__.py": "",
-    "shop/domain/orders.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from shop.util.helpers import money\n\ndef total():\n    from shop.util import (\n        text,\n    )\n",
+    "shop/domain/orders.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from "
+    "shop.util.helpers import money\n\ndef total():\n    from shop.util "
+    "import (\n        text,\n    )\n",
     "shop/util/__init__.py": "",
     "shop/util/helpers.py": "import shop.db.models\n",
     "shop/util/text.py": "from shop.db.models import Row, Table\n",
@@ -30,11 +32,13 @@ def test_explain_shows_every_chain_with_located_hops_names_and_marks(project):
         "  shop/api/views.py:1: shop.api.views imports shop.domain.orders",
         "    the chain:",
         "      shop/api/views.py:1: shop.api.views -> shop.domain.orders",
-        "      shop/domain/orders.py:3: shop.domain.orders -> shop.util.helpers (money) [TYPE_CHECKING]",
+        "      shop/domain/orders.py:3: shop.domain.orders -> shop.util.helpers (money) "
+        "[TYPE_CHECKING]",
         "      shop/util/helpers.py:1: shop.util.helpers -> shop.db.models",
         "  the chain (the shortest from the only import of a source module that leads there):",
         "    - shop/api/views.py:1: shop.api.views -> shop.domain.orders",
-        "      shop/domain/orders.py:3: shop.domain.orders -> shop.util.helpers (money) [TYPE_CHECKING]",
+        "      shop/domain/orders.py:3: shop.domain.orders -> shop.util.helpers (money) "
+        "[TYPE_CHECKING]",
         "      shop/util/helpers.py:1: shop.util.helpers -> shop.db.models",
     ]
 
@@ -87,7 +91,8 @@ def test_bad_modules_are_usage_errors_with_a_suggestion(project):
     typo = project.layering("explain", "shop.utill", "shop.db")
     assert typo.returncode == 2
     assert typo.stderr == (
-        "layering: error: argument IMPORTER: 'shop.utill' is not a module of shop. Did you mean 'shop.util'?\n"
+        "layering: error: argument IMPORTER: 'shop.utill' is not a module of shop. Did you mean "
+        "'shop.util'?\n"
     )
     overlap = project.layering("explain", "shop.db", "shop.db.models")
     assert overlap.returncode == 2 and "overlap" in overlap.stderr

@@ -109,7 +109,8 @@ def test_scope_options_leave_type_checking_imports_out(project):
     project.write(
         {
             **FILES,
-            "app/cli.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import hypothesis\n",
+            "app/cli.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import "
+            "hypothesis\n",
         }
     )
     assert project.check().returncode == 1
@@ -129,8 +130,8 @@ def test_bad_options_and_an_unreadable_pyproject_are_located_errors(project):
     result = project.check()
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert (
-        "contracts.toml:7: error: contract 'Imports and declared dependencies agree': nope.toml cannot be read"
-        in result.stderr
+        "contracts.toml:7: error: contract 'Imports and declared dependencies agree': nope.toml "
+        "cannot be read" in result.stderr
     )
     project.write({"contracts.toml": CONTRACT, "pyproject.toml": "[tool.x]\n"})
     result = project.check()

@@ -49,7 +49,8 @@ def test_other_names_of_the_module_and_the_module_itself_stay_allowed(project):
     result = run(
         project,
         {
-            "src/app/user.py": "import app.old\nfrom app import old\nfrom app.old import KEPT\nx = old.KEPT\n"
+            "src/app/user.py": "import app.old\nfrom app import old\nfrom app.old import KEPT\nx "
+            "= old.KEPT\n"
         },
     )
     assert result.returncode == 0, result.stdout
@@ -74,7 +75,8 @@ def test_each_statement_is_one_finding_at_its_first_forbidden_name(project):
         ("from . import old\n\nold.MOVED = 3\n", 3, "attribute"),
         ("from app import old\n\nX = getattr(old, 'moved_func')\n", 3, "getattr"),
         (
-            "from app import old\n\ndef t(monkeypatch):\n    monkeypatch.setattr(old, 'MOVED', 0)\n",
+            "from app import old\n\ndef t(monkeypatch):\n    monkeypatch.setattr(old, 'MOVED', "
+            "0)\n",
             4,
             "patch, function-level",
         ),
@@ -89,7 +91,8 @@ def test_each_statement_is_one_finding_at_its_first_forbidden_name(project):
             "patch",
         ),
         (
-            "from unittest.mock import patch\nfrom app import old\n\nwith patch.object(old, 'MOVED'):\n    pass\n",
+            "from unittest.mock import patch\nfrom app import old\n\nwith patch.object(old, "
+            "'MOVED'):\n    pass\n",
             4,
             "patch",
         ),
@@ -171,7 +174,10 @@ def test_names_and_modules_in_one_contract(project):
 
 
 def test_type_checking_uses_are_marked_and_can_be_left_out(project):
-    source = "from typing import TYPE_CHECKING\n\nfrom app import old\n\nif TYPE_CHECKING:\n    X = old.MOVED\n"
+    source = (
+        "from typing import TYPE_CHECKING\n\nfrom app import old\n\nif TYPE_CHECKING:\n    X = "
+        "old.MOVED\n"
+    )
     result = run(project, {"src/app/user.py": source})
     assert findings(result) == [
         "src/app/user.py:6: LY005 app.user imports app.old (MOVED) [attribute, TYPE_CHECKING]"
@@ -208,8 +214,10 @@ def test_a_name_the_module_does_not_define_is_a_note_on_a_kept_contract(project)
     result = run(project, {}, contracts)
     assert result.returncode == 0
     assert result.stderr.startswith(
-        "layering: warning: contracts.toml:10: contract 'Moved names': 'app.old' does not define 'movd_func', '_gone_*' "
-        "(2 of its 3 names); a note, not a failure: keep the rule so they do not come back, retire it, or fix a misspelt name\n"
+        "layering: warning: contracts.toml:10: contract 'Moved names': 'app.old' does not define "
+        "'movd_func', '_gone_*' "
+        "(2 of its 3 names); a note, not a failure: keep the rule so they do not come back, "
+        "retire it, or fix a misspelt name\n"
     )
     assert "Moved names [moved] KEPT\n" in result.stdout
     as_json = run(project, {}, contracts, "--format", "json")
@@ -251,35 +259,44 @@ within = ["app.other", { module = "app.old", names = ["moved_*"] }]
             MOVED.replace(
                 'forbidden_names = [{ module = "app.old", names = ["MOVED", "moved_func"] }]', ""
             ),
-            "contracts.toml:8: error: contract 'Moved names': missing required option 'forbidden_modules' or 'forbidden_names' (or both)",
+            "contracts.toml:8: error: contract 'Moved names': missing required option "
+            "'forbidden_modules' or 'forbidden_names' (or both)",
         ),
         (
             MOVED.replace('names = ["MOVED", "moved_func"]', 'names = ["MOVED"], name = "x"'),
-            "contracts.toml:10: error: contract 'Moved names', option 'forbidden_names': unknown key 'name' in a name-level target (keys: module, names)",
+            "contracts.toml:10: error: contract 'Moved names', option 'forbidden_names': unknown "
+            "key 'name' in a name-level target (keys: module, names)",
         ),
         (
             MOVED.replace('names = ["MOVED", "moved_func"]', 'names = ["app.old.MOVED"]'),
-            "contracts.toml:10: error: contract 'Moved names', option 'forbidden_names': 'app.old.MOVED' is not a name (names take '*' for any characters: '_*')",
+            "contracts.toml:10: error: contract 'Moved names', option 'forbidden_names': "
+            "'app.old.MOVED' is not a name (names take '*' for any characters: '_*')",
         ),
         (
             MOVED.replace('[{ module = "app.old", names = ["MOVED", "moved_func"] }]', "[]"),
-            "contracts.toml:10: error: contract 'Moved names', option 'forbidden_names': expected a list of { module = \"...\", names = [...] } tables, got []",
+            "contracts.toml:10: error: contract 'Moved names', option 'forbidden_names': expected "
+            'a list of { module = "...", names = [...] } tables, got []',
         ),
         (
             MOVED.replace('"app.old"', '"app.gone"'),
-            "contracts.toml:10: error: contract 'Moved names': 'app.gone' in 'forbidden_names' matches no module in the package app",
+            "contracts.toml:10: error: contract 'Moved names': 'app.gone' in 'forbidden_names' "
+            "matches no module in the package app",
         ),
         (
             MOVED.replace("forbidden_names", 'forbidden_modules = ["app"]\nforbidden_names'),
-            "contracts.toml:11: error: contract 'Moved names': the names of 'app.old' in 'forbidden_names' are already covered by 'app'",
+            "contracts.toml:11: error: contract 'Moved names': the names of 'app.old' in "
+            "'forbidden_names' are already covered by 'app'",
         ),
         (
             MOVED + 'ignore_imports = ["app.user -> app.old"]\n',
-            "contracts.toml:11: error: contract 'Moved names': ignore_imports leaves imports out of the graph of forbidden_modules, which this contract does not have",
+            "contracts.toml:11: error: contract 'Moved names': ignore_imports leaves imports out "
+            "of the graph of forbidden_modules, which this contract does not have",
         ),
         (
-            '\n[[contracts]]\nname = "leaf"\ntype = "leaf"\nmodules = ["app.old"]\nwithin = ["app", { module = "app.old", names = ["X"] }]\n',
-            "contracts.toml:9: error: contract 'leaf': the names of 'app.old' in 'within' are already covered by 'app'",
+            '\n[[contracts]]\nname = "leaf"\ntype = "leaf"\nmodules = ["app.old"]\nwithin = '
+            '["app", { module = "app.old", names = ["X"] }]\n',
+            "contracts.toml:9: error: contract 'leaf': the names of 'app.old' in 'within' are "
+            "already covered by 'app'",
         ),
     ],
 )

@@ -196,7 +196,8 @@ def test_baseline_then_prune_with_a_scope(tmp_path):
             'type_checking takes "count" or "ignore", got \'skip\'',
         ),
         (
-            '\n[[contracts]]\nid = "l"\ntype = "loads"\nmodules = ["app.a"]\nforbidden = ["app.c"]\n'
+            '\n[[contracts]]\nid = "l"\ntype = "loads"\nmodules = ["app.a"]\nforbidden = '
+            '["app.c"]\n'
             'function_level = "ignore"\n',
             "a loads contract follows what runs when a module is imported",
         ),

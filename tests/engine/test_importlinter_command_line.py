@@ -101,5 +101,6 @@ def test_a_machine_format_takes_one_configuration(project, tmp_path, two_files):
     result = project.check("--format", "json", *two_files)
     assert result.returncode == 2
     assert result.stderr == (
-        "layering: error: argument --format: json reports one configuration: check each of the 2 in a run of its own\n"
+        "layering: error: argument --format: json reports one configuration: check each of the 2 "
+        "in a run of its own\n"
     )

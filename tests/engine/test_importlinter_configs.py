@@ -181,7 +181,8 @@ def test_a_type_the_installed_import_linter_lacks_is_a_located_error_that_says_u
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     assert re.search(
-        r"\.importlinter:\d+: error: contract 'Private modules stay private': the installed import-linter "
+        r"\.importlinter:\d+: error: contract 'Private modules stay private': the installed "
+        r"import-linter "
         r"\([\d.]+\) has no 'private_modules' contract type; upgrade import-linter to check it",
         result.stdout + result.stderr,
     )
@@ -245,7 +246,8 @@ def test_ignored_imports_with_wildcards_and_alerting_levels(project, tmp_path, f
     assert ours[0] == theirs[0] == 0
     result = project.check("--no-cache")
     warned = re.search(
-        r"warning: \S+:(\d+): contract 'A stale ignore, warned': .*shop\.gui\.window -> shop\.api\.views",
+        r"warning: \S+:(\d+): contract 'A stale ignore, warned': .*shop\.gui\.window -> "
+        r"shop\.api\.views",
         result.stdout + result.stderr,
     )
     assert warned, result.stdout + result.stderr
@@ -470,8 +472,8 @@ def test_a_contract_type_that_cannot_be_loaded_is_a_located_error(project, tmp_p
         in result.stderr
     )
     assert (
-        f".importlinter:{contract_type}: error: contract 'Mine': contract type 'mine' (shop_contracts.Missing, line "
-        in result.stderr
+        f".importlinter:{contract_type}: error: contract 'Mine': contract type 'mine' "
+        "(shop_contracts.Missing, line " in result.stderr
     )
     assert "ModuleNotFoundError: No module named 'shop_contracts'" in result.stderr
 
@@ -627,8 +629,8 @@ def test_an_allowed_importer_that_names_no_module_is_a_located_error_not_a_trace
     result = project.check("--no-cache")
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert (
-        "error: contract 'Protected': 'shop.nope' in 'allowed_importers' matches no module in the package shop."
-        in result.stderr
+        "error: contract 'Protected': 'shop.nope' in 'allowed_importers' matches no module in the "
+        "package shop." in result.stderr
     )
 
 
@@ -665,8 +667,8 @@ def test_two_contracts_of_one_name_without_ids_are_both_checked_as_lint_imports_
     assert ours.returncode == 1, ours.stdout + ours.stderr
     assert "Same BROKEN\n" in ours.stdout and "Same [Same #2] KEPT\n" in ours.stdout
     assert (
-        "are both known as 'Same' (a contract without an id is known by its name): this one is 'Same #2'"
-        in ours.stderr
+        "are both known as 'Same' (a contract without an id is known by its name): this one is "
+        "'Same #2'" in ours.stderr
     )
     only = project.check("--no-cache", "--contract", "Same #2")
     assert only.returncode == 0 and "Same [Same #2] KEPT" in only.stdout

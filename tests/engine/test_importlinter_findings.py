@@ -106,7 +106,10 @@ def test_protected_reports_each_illegal_statement(project):
 
 
 def test_a_stale_ignored_import_is_a_located_finding_not_a_crash(project):
-    body = 'layers = ["shop.api", "shop.domain"]\nignore_imports = [\n  "shop.domain.orders -> shop.api.views",\n  "shop.domain.gone -> shop.api",\n]'
+    body = (
+        'layers = ["shop.api", "shop.domain"]\nignore_imports = [\n  "shop.domain.orders -> '
+        'shop.api.views",\n  "shop.domain.gone -> shop.api",\n]'
+    )
     project.write(
         {
             **SHOP,
@@ -126,7 +129,10 @@ def test_a_stale_ignored_import_is_a_located_finding_not_a_crash(project):
 
 
 def test_unmatched_ignores_warn_at_the_alerting_level(project):
-    body = 'layers = ["shop.api", "shop.domain"]\nignore_imports = ["shop.domain.gone -> shop.api"]\nunmatched_ignore_imports_alerting = "warn"'
+    body = (
+        'layers = ["shop.api", "shop.domain"]\nignore_imports = ["shop.domain.gone -> '
+        'shop.api"]\nunmatched_ignore_imports_alerting = "warn"'
+    )
     project.write({**SHOP, "contracts.toml": HEADER + contract("layers", body)})
     result = project.check()
     assert "layering: warning: contracts.toml:" in result.stderr
@@ -135,7 +141,10 @@ def test_unmatched_ignores_warn_at_the_alerting_level(project):
 
 
 def test_broken_contract_guidance_is_shown(project):
-    body = 'layers = ["shop.api", "shop.domain"]\nbroken_contract_guidance = "Ask the shop team before you add an import."'
+    body = (
+        'layers = ["shop.api", "shop.domain"]\nbroken_contract_guidance = "Ask the shop team '
+        'before you add an import."'
+    )
     project.write({**SHOP, "contracts.toml": HEADER + contract("layers", body)})
     result = project.check()
     assert result.returncode == 1
@@ -144,7 +153,10 @@ def test_broken_contract_guidance_is_shown(project):
 
 def test_an_ignored_external_import_is_not_said_to_be_unseen(project):
     files = {**SHOP, "src/shop/util.py": "import flake8\n"}
-    body = 'source_modules = ["shop.util"]\nforbidden_modules = ["flake8"]\nignore_imports = ["shop.util -> flake8"]'
+    body = (
+        'source_modules = ["shop.util"]\nforbidden_modules = ["flake8"]\nignore_imports = '
+        '["shop.util -> flake8"]'
+    )
     project.write({**files, "contracts.toml": HEADER + contract("forbidden", body)})
     result = project.check()
     assert result.returncode == 0, result.stdout + result.stderr
@@ -214,7 +226,8 @@ CLICK_USER = (
             "false",  # a cut: statements of one module in a row are one line saying which lines
             [
                 "  app/cli.py:1: LY001 app.cli imports click",
-                "  app/cli.py:2: LY001 app.cli imports click.testing (CliRunner, Result) (2 statements, lines 2-3)",
+                "  app/cli.py:2: LY001 app.cli imports click.testing (CliRunner, Result) (2 "
+                "statements, lines 2-3)",
             ],
         ),
         (
@@ -237,7 +250,8 @@ def test_two_statements_of_two_modules_of_an_external_package_are_two_findings(
         {
             "app/__init__.py": "",
             "app/cli.py": CLICK_USER,
-            ".importlinter": "[importlinter]\nroot_package = app\ninclude_external_packages = true\n\n"
+            ".importlinter": "[importlinter]\nroot_package = app\ninclude_external_packages = "
+            "true\n\n"
             "[importlinter:contract:no-click]\nname = no click\ntype = forbidden\n"
             "source_modules = app.cli\nforbidden_modules = click\n"
             f"allow_indirect_imports = {allow_indirect_imports}\n",

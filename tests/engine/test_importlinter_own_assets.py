@@ -123,7 +123,10 @@ def test_every_configuration_of_import_linters_own_tests_gets_its_verdict(assets
             env=env,
             timeout=120,
         )
-        case = f"{directory.name}/{config}: lint-imports {theirs.returncode}, layering {ours.returncode}"
+        case = (
+            f"{directory.name}/{config}: lint-imports {theirs.returncode}, layering "
+            f"{ours.returncode}"
+        )
         decided = verdicts_of_lint_imports(theirs.stdout)
         if theirs.returncode == 1 and not decided:
             # Stopped by lint-imports before it printed a verdict: a configuration it refuses

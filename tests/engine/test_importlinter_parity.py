@@ -1,4 +1,5 @@
-"""import-linter's contract types, and `forbidden` with only its options, give its verdicts; and what a
+"""import-linter's contract types, and `forbidden` with only its options, give its verdicts; and
+what a
 report shows (broken pairs, chain ends, the imports named) agrees with what import-linter finds."""
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ PACKAGE = {
     "src/shop/api/__init__.py": "",
     "src/shop/api/views.py": "from shop.domain import orders\nfrom shop import infra\n",
     "src/shop/domain/__init__.py": "",
-    "src/shop/domain/orders.py": "from ..domain import pricing\n\ndef f():\n    from shop.infra import db\n",
+    "src/shop/domain/orders.py": "from ..domain import pricing\n\ndef f():\n    from shop.infra "
+    "import db\n",
     "src/shop/domain/pricing.py": "import decimal\n",
     "src/shop/infra/__init__.py": "",
     "src/shop/infra/db.py": "from shop.domain.pricing import Money\nimport sqlite3\n",
@@ -39,12 +41,14 @@ CONTRACTS = [
     ("forbidden", 'source_modules = ["shop.domain.pricing"]\nforbidden_modules = ["shop.infra"]'),
     (
         "forbidden",
-        'source_modules = ["shop.api"]\nforbidden_modules = ["shop.infra.db"]\nallow_indirect_imports = true',
+        'source_modules = ["shop.api"]\nforbidden_modules = '
+        '["shop.infra.db"]\nallow_indirect_imports = true',
     ),
     ("forbidden", 'source_modules = ["shop.api"]\nforbidden_modules = ["shop.infra.db"]'),
     (
         "forbidden",
-        'source_modules = ["shop.domain"]\nforbidden_modules = ["shop.infra"]\nignore_imports = ["shop.domain.orders -> shop.infra.db"]',
+        'source_modules = ["shop.domain"]\nforbidden_modules = ["shop.infra"]\nignore_imports = '
+        '["shop.domain.orders -> shop.infra.db"]',
     ),
     ("forbidden", 'source_modules = ["shop.domain.*"]\nforbidden_modules = ["sqlite3"]'),
     ("layers", 'layers = ["shop.api", "shop.domain", "shop.infra"]'),
@@ -73,8 +77,8 @@ def test_same_verdict_as_lint_imports(project, tmp_path, kind, body):
     project.write(
         {
             **PACKAGE,
-            "contracts.toml": 'root_packages = ["shop"]\nsource_roots = ["src"]\ncache_dir = false\n'
-            + _toml(kind, body, ""),
+            "contracts.toml": 'root_packages = ["shop"]\nsource_roots = ["src"]\ncache_dir = '
+            "false\n" + _toml(kind, body, ""),
             "importlinter.toml": '[tool.importlinter]\nroot_package = "shop"'
             + external
             + "\n"
@@ -233,7 +237,8 @@ def test_the_forked_package_is_cut_as_import_linter_sees_it(forked):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="layering lists one chain per import of a source module, so app.high.b, an end of import-linter's chains, ends none of layering's",
+    reason="layering lists one chain per import of a source module, so app.high.b, an end of "
+    "import-linter's chains, ends none of layering's",
 )
 @pytest.mark.parametrize("contract_id", ["independence", "forbidden"])
 def test_every_end_of_import_linters_chains_ends_a_chain_layering_lists(forked, contract_id):

@@ -41,8 +41,10 @@ def test_the_written_contracts_are_what_the_imports_admit_and_are_kept(project):
     result = init(project)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "contracts.toml: wrote 2 contracts for app and its subpackages 2 levels deep, each kept today:",
-        "  app-layers: app.api > (app.domain | app.services) > (app.core | app.infra | app.plugins); "
+        "contracts.toml: wrote 2 contracts for app and its subpackages 2 levels deep, each kept "
+        "today:",
+        "  app-layers: app.api > (app.domain | app.services) > (app.core | app.infra | "
+        "app.plugins); "
         "4 pairs of children depend downwards (directly or not), none upwards",
         "  app.plugins-independence: 2 children that import nothing of each other",
     ]

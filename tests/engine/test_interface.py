@@ -70,12 +70,18 @@ modules = ["app.db.models"]
 """
 
 TODAY = [
-    "src/app/web/views.py:5: LY006 app.web.views imports app.db.models (_registry), not exported by app.db.models",
-    "src/app/web/views.py:5: LY006 app.web.views imports app.db.models.base, not exported by app.db.models",
-    "src/app/web/views.py:6: LY006 app.web.views imports app.db.models.fields.related (ForeignKey), not exported by app.db.models",
-    "src/app/web/views.py:7: LY006 app.web.views imports app.db.models.sql.query, not exported by app.db.models",
-    "src/app/web/views.py:12: LY006 app.web.views imports app.db.models.sql.query (Query), not exported by app.db.models [TYPE_CHECKING]",
-    "src/app/web/views.py:16: LY006 app.web.views imports app.db.models.base (Model), not exported by app.db.models [function-level]",
+    "src/app/web/views.py:5: LY006 app.web.views imports app.db.models (_registry), not exported "
+    "by app.db.models",
+    "src/app/web/views.py:5: LY006 app.web.views imports app.db.models.base, not exported by "
+    "app.db.models",
+    "src/app/web/views.py:6: LY006 app.web.views imports app.db.models.fields.related "
+    "(ForeignKey), not exported by app.db.models",
+    "src/app/web/views.py:7: LY006 app.web.views imports app.db.models.sql.query, not exported by "
+    "app.db.models",
+    "src/app/web/views.py:12: LY006 app.web.views imports app.db.models.sql.query (Query), not "
+    "exported by app.db.models [TYPE_CHECKING]",
+    "src/app/web/views.py:16: LY006 app.web.views imports app.db.models.base (Model), not "
+    "exported by app.db.models [function-level]",
 ]
 
 
@@ -98,7 +104,10 @@ def test_imports_past_the_surface_are_located_findings_with_their_names(tmp_path
 
 
 def test_a_package_that_keeps_to_its_surface_is_kept(tmp_path):
-    views = "from app.db.models import Model, CharField, Choices, signals\nfrom app.db.models.signals import post_save\n"
+    views = (
+        "from app.db.models import Model, CharField, Choices, signals\nfrom app.db.models.signals "
+        "import post_save\n"
+    )
     run = run_layering(
         _project(tmp_path, files={"src/app/web/views.py": views}), "check", "--no-cache"
     )
@@ -111,8 +120,10 @@ def test_public_replaces_all_and_a_public_submodule_covers_what_lies_under_it(tm
     run = run_layering(_project(tmp_path, contract), "check", "--no-cache")
     assert run.returncode == 1, run.stdout + run.stderr
     assert _findings(run.stdout) == [
-        "src/app/web/views.py:5: LY006 app.web.views imports app.db.models (_registry), not exported by app.db.models",
-        "src/app/web/views.py:6: LY006 app.web.views imports app.db.models.fields.related (ForeignKey), not exported by app.db.models",
+        "src/app/web/views.py:5: LY006 app.web.views imports app.db.models (_registry), not "
+        "exported by app.db.models",
+        "src/app/web/views.py:6: LY006 app.web.views imports app.db.models.fields.related "
+        "(ForeignKey), not exported by app.db.models",
     ]
 
 
@@ -130,7 +141,8 @@ def test_a_dotted_public_submodule_is_public_and_its_parent_is_not(tmp_path):
     )
     assert run.returncode == 1, run.stdout + run.stderr
     assert _findings(run.stdout) == [
-        "src/app/web/views.py:3: LY006 app.web.views imports app.db.models.fields (CharField), not exported by app.db.models",
+        "src/app/web/views.py:3: LY006 app.web.views imports app.db.models.fields (CharField), "
+        "not exported by app.db.models",
     ]
 
 
@@ -166,8 +178,10 @@ def test_an_all_that_cannot_be_read_statically_is_a_located_error(tmp_path, init
     assert run.returncode == 2, run.stdout + run.stderr
     assert "Traceback" not in run.stderr
     assert (
-        "contracts.toml:8: error: contract 'Outside app.db.models, only its public names': the public "
-        f"names of 'app.db.models' cannot be read from its __all__ (src/app/db/models/__init__.py:{line}: {reason})"
+        "contracts.toml:8: error: contract 'Outside app.db.models, only its public names': the "
+        "public "
+        "names of 'app.db.models' cannot be read from its __all__ "
+        f"(src/app/db/models/__init__.py:{line}: {reason})"
     ) in run.stderr
     assert 'hint: list them: public = ["Name", "submodule", ...]' in run.stderr
     with_public = CONTRACT + 'public = ["Model"]\n'
@@ -201,7 +215,8 @@ def test_a_package_without_all_asks_for_public(tmp_path):
         ('public = ["a b"]', "option 'public': 'a b' is not a name or a submodule"),
         (
             'public = ["Model", "fields.nope"]',
-            "option 'public': 'fields.nope' is neither a name 'app.db.models' defines nor one of its submodules",
+            "option 'public': 'fields.nope' is neither a name 'app.db.models' defines nor one of "
+            "its submodules",
         ),
         ('modules = ["app.db.modls"]', "'app.db.modls' in 'modules' matches no module"),
     ],
@@ -223,7 +238,8 @@ def test_a_misspelt_public_name_is_an_error_at_its_entry(tmp_path):
     run = run_layering(root, "check", "--no-cache")
     assert run.returncode == 2, run.stdout + run.stderr
     assert run.stderr.splitlines()[0] == (
-        "contracts.toml:11: error: contract 'Outside app.db.models, only its public names', option "
+        "contracts.toml:11: error: contract 'Outside app.db.models, only its public names', "
+        "option "
         "'public': 'Modle' is neither a name 'app.db.models' defines nor one of its submodules"
     )
     assert len(run.stderr.splitlines()) == 2, run.stderr  # the hint; no other entry
@@ -242,7 +258,8 @@ def test_allow_excuses_imports_name_by_name_and_a_stale_one_says_remove_it(tmp_p
     run = run_layering(_project(tmp_path, contract), "check", "--no-cache")
     assert run.returncode == 1, run.stdout + run.stderr
     assert _findings(run.stdout) == [
-        "contracts.toml:14: LY030 allowance 'app.web.views -> app.db.models.signals' matches no import: "
+        "contracts.toml:14: LY030 allowance 'app.web.views -> app.db.models.signals' matches no "
+        "import: "
         "remove it (allowances only shrink)"
     ]
 
@@ -289,9 +306,12 @@ def test_uses_on_the_package_imported_whole_reach_past_it_too(tmp_path):
     )
     assert run.returncode == 1, run.stdout + run.stderr
     assert _findings(run.stdout) == [
-        "src/app/web/views.py:8: LY006 app.web.views imports app.db.models (_registry), not exported by app.db.models [getattr, function-level]",
-        "src/app/web/views.py:8: LY006 app.web.views imports app.db.models.base (Model), not exported by app.db.models [attribute, function-level]",
-        "src/app/web/views.py:11: LY006 app.web.views imports app.db.models.sql.query (Query), not exported by app.db.models [patch]",
+        "src/app/web/views.py:8: LY006 app.web.views imports app.db.models (_registry), not "
+        "exported by app.db.models [getattr, function-level]",
+        "src/app/web/views.py:8: LY006 app.web.views imports app.db.models.base (Model), not "
+        "exported by app.db.models [attribute, function-level]",
+        "src/app/web/views.py:11: LY006 app.web.views imports app.db.models.sql.query (Query), "
+        "not exported by app.db.models [patch]",
     ]
     assert "3 uses in 1 module reach past its surface" in run.stdout
 
@@ -312,7 +332,8 @@ def test_typing_only_allow_lets_an_import_only_annotations_need_pass(tmp_path):
     run = run_layering(_project(tmp_path, contract, files), "check", "--no-cache")
     assert run.returncode == 1, run.stdout + run.stderr
     assert _findings(run.stdout) == [
-        "src/app/web/views.py:3: LY006 app.web.views imports app.db.models.sql.query (Query), not exported by app.db.models"
+        "src/app/web/views.py:3: LY006 app.web.views imports app.db.models.sql.query (Query), not "
+        "exported by app.db.models"
     ]
 
 
@@ -360,7 +381,8 @@ def test_a_cached_verdict_follows_an_edit_of_all_in_the_package_and_in_a_module_
     cached = run_layering(root, "check")
     assert _interface_findings(cached.stdout) == [
         TODAY[0],
-        "src/app/web/views.py:6: LY006 app.web.views imports app.db.models.fields.related (ForeignKey), not exported by app.db.models",
+        "src/app/web/views.py:6: LY006 app.web.views imports app.db.models.fields.related "
+        "(ForeignKey), not exported by app.db.models",
     ]
     fields = root / "src/app/db/models/fields/__init__.py"
     fields.write_text('__all__ = ["CharField", "IntegerField", "_registry"]\n')
@@ -368,7 +390,8 @@ def test_a_cached_verdict_follows_an_edit_of_all_in_the_package_and_in_a_module_
     fresh = run_layering(root, "check", "--no-cache")
     assert (cached.returncode, cached.stdout) == (fresh.returncode, fresh.stdout)
     assert _interface_findings(cached.stdout) == [
-        "src/app/web/views.py:6: LY006 app.web.views imports app.db.models.fields.related (ForeignKey), not exported by app.db.models",
+        "src/app/web/views.py:6: LY006 app.web.views imports app.db.models.fields.related "
+        "(ForeignKey), not exported by app.db.models",
     ]
 
 
@@ -409,7 +432,8 @@ def test_baseline_excuses_todays_findings_and_prune_removes_them_once_gone(tmp_p
     views.write_text(PACKAGE["src/app/web/views.py"] + "from app.db.models import _hidden\n")
     run = run_layering(root, "check")
     assert _findings(run.stdout) == [
-        "src/app/web/views.py:17: LY006 app.web.views imports app.db.models (_hidden), not exported by app.db.models"
+        "src/app/web/views.py:17: LY006 app.web.views imports app.db.models (_hidden), not "
+        "exported by app.db.models"
     ]
     views.write_text("from app.db.models import Model\n")
     assert run_layering(root, "check").returncode == 1  # every entry is stale now

@@ -104,7 +104,8 @@ def test_importing_a_submodule_executes_its_parent_packages(project):
         "src/app/leaf.py:2: LY026 importing app.leaf loads app.heavy",
         "src/app/leaf.py:2: app.leaf -> app.pkg [parent package]",
         "src/app/pkg/__init__.py:1: app.pkg -> app.heavy",
-        "src/app/pkg/__init__.py:1: LY026 importing app.pkg.sub.mod loads app.heavy through its parent package app.pkg",
+        "src/app/pkg/__init__.py:1: LY026 importing app.pkg.sub.mod loads app.heavy through its "
+        "parent package app.pkg",
     ]
 
 
@@ -165,7 +166,8 @@ def test_the_chain_is_the_one_the_interpreter_runs_first(project):
             "src/app/b.py": "import app.heavy\n",
             "src/app/heavy.py": "",
             "contracts.toml": loads_config(["app.a"], ["app.heavy"])
-            + '\n[[contracts]]\nid = "probe"\nname = "probe"\ntype = "probe"\nmodules = ["app.a"]\nforbidden = ["app.heavy"]\n',
+            + '\n[[contracts]]\nid = "probe"\nname = "probe"\ntype = "probe"\nmodules = '
+            '["app.a"]\nforbidden = ["app.heavy"]\n',
         }
     )
     result = project.check()
@@ -238,8 +240,8 @@ def test_expect_loaded_is_strict_and_only_shrinks(project):
     stale = project.check()
     assert stale.returncode == 1
     assert (
-        "contracts.toml:11: LY032 app.a no longer loads a forbidden module: remove it from expect_loaded (it only shrinks)"
-        in stale.stdout
+        "contracts.toml:11: LY032 app.a no longer loads a forbidden module: remove it from "
+        "expect_loaded (it only shrinks)" in stale.stdout
     )
     pruned = project.layering("prune")
     assert pruned.returncode == 0, pruned.stdout + pruned.stderr
@@ -260,25 +262,28 @@ def test_configuration_mistakes_are_located_errors(project):
     result = project.check()
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        "contracts.toml:9: error: contract 'no forbidden loads': unrecognized option 'forbiden'. Did you mean 'forbidden'?",
-        "  hint: options of 'loads': expect, expect_loaded, forbidden, id, modules, name, severity, type",
+        "contracts.toml:9: error: contract 'no forbidden loads': unrecognized option 'forbiden'. "
+        "Did you mean 'forbidden'?",
+        "  hint: options of 'loads': expect, expect_loaded, forbidden, id, modules, name, "
+        "severity, type",
     ]
     project.write({"contracts.toml": loads_config(["app.a", "json"], ["app.nothing"], ["app.b"])})
     result = project.check()
     assert result.returncode == 2
     assert (
-        "contracts.toml:9: error: contract 'no forbidden loads': 'json' in 'modules' matches no module in the package app"
-        in result.stderr
+        "contracts.toml:9: error: contract 'no forbidden loads': 'json' in 'modules' matches no "
+        "module in the package app" in result.stderr
     )
     assert (
-        "contracts.toml:10: error: contract 'no forbidden loads': 'app.nothing' in 'forbidden' matches no module in the package app"
-        in result.stderr
+        "contracts.toml:10: error: contract 'no forbidden loads': 'app.nothing' in 'forbidden' "
+        "matches no module in the package app" in result.stderr
     )
     project.write({"contracts.toml": loads_config(["app.a"], ["json"], ["app.b"])})
     result = project.check()
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        "contracts.toml:11: error: contract 'no forbidden loads': expect_loaded names 'app.b', which is not checked",
+        "contracts.toml:11: error: contract 'no forbidden loads': expect_loaded names 'app.b', "
+        "which is not checked",
         "  hint: list only modules that 'modules' names",
     ]
 
@@ -291,7 +296,8 @@ def test_a_static_run_executes_nothing_of_the_package(project):
             "src/app/a.py": f"open({str(marker)!r}, 'w').write('ran')\nimport app.heavy\n",
             "src/app/heavy.py": f"open({str(marker)!r}, 'w').write('ran')\n",
             "contracts.toml": loads_config(["app.a"], ["app.heavy"])
-            + '\n[[contracts]]\nid = "probe"\nname = "probe"\ntype = "probe"\nmodules = ["app.a"]\nforbidden = ["app.heavy"]\n',
+            + '\n[[contracts]]\nid = "probe"\nname = "probe"\ntype = "probe"\nmodules = '
+            '["app.a"]\nforbidden = ["app.heavy"]\n',
         }
     )
     result = project.check("--no-probe")

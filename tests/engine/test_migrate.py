@@ -134,8 +134,12 @@ def test_toml_text_is_moved_as_it_is(project, tmp_path):
 
 
 def test_a_comment_holding_a_line_separator_is_moved_as_it_is(project):
-    """U+2028 and U+0085 are characters of a TOML comment, not line ends: the comment moves whole."""
-    table = '[[tool.importlinter.contracts]]\nid = "qt"  # mixed\u0085content\nname = "No Qt"\ntype = "forbidden"\n'
+    """U+2028 and U+0085 are characters of a TOML comment, not line ends: the comment moves
+    whole."""
+    table = (
+        '[[tool.importlinter.contracts]]\nid = "qt"  # mixed\u0085content\nname = "No Qt"\ntype = '
+        '"forbidden"\n'
+    )
     modules = 'source_modules = ["shop.domain"]\nforbidden_modules = ["PyQt5"]\n'
     pyproject = (
         f'[tool.importlinter]\nroot_package = "shop"\n\n# the rule\u2028in short\n{table}{modules}'
@@ -164,7 +168,8 @@ def test_into_pyproject_keeps_everything_else_byte_for_byte(project, tmp_path):
     project.write(
         {
             **SHOP,
-            "pyproject.toml": "[project]\nname = 'shop'  # the name\n\n[tool.black]\nline-length = 100\n",
+            "pyproject.toml": "[project]\nname = 'shop'  # the name\n\n[tool.black]\nline-length "
+            "= 100\n",
         }
     )
     write_config(tmp_path, ".importlinter", {"root_package": "shop"}, CONTRACTS[1:2])
@@ -194,7 +199,8 @@ def test_layerings_own_format_is_not_migrated(project, tmp_path):
     project.write(
         {
             **SHOP,
-            "contracts.toml": 'root_packages = ["shop"]\n[[contracts]]\ntype = "leaf"\nmodules = ["shop.api"]\nwithin = ["shop"]\n',
+            "contracts.toml": 'root_packages = ["shop"]\n[[contracts]]\ntype = "leaf"\nmodules = '
+            '["shop.api"]\nwithin = ["shop"]\n',
         }
     )
     result = project.layering("migrate")
@@ -232,7 +238,9 @@ def test_a_configuration_with_problems_is_not_migrated(project, tmp_path):
     project.write(
         {
             **SHOP,
-            ".importlinter": "[importlinter]\nroot_package = shop\nroot_packages = shop\n\n[importlinter:contract:x]\ntype = layers\nlayers = shop.api\n",
+            ".importlinter": "[importlinter]\nroot_package = shop\nroot_packages = "
+            "shop\n\n[importlinter:contract:x]\ntype = layers\nlayers = "
+            "shop.api\n",
         }
     )
     result = project.layering("migrate")
@@ -247,13 +255,14 @@ def test_a_file_read_before_the_new_one_is_named(project, tmp_path):
     project.write(
         {
             **SHOP,
-            "contracts.toml": 'root_packages = ["shop"]\n[[contracts]]\ntype = "leaf"\nmodules = ["shop.api"]\nwithin = ["shop"]\n',
+            "contracts.toml": 'root_packages = ["shop"]\n[[contracts]]\ntype = "leaf"\nmodules = '
+            '["shop.api"]\nwithin = ["shop"]\n',
         }
     )
     write_config(tmp_path, ".importlinter", {"root_package": "shop"}, CONTRACTS[1:2])
     result = project.layering("migrate", ".importlinter", "--to", "pyproject.toml")
     assert result.returncode == 0, result.stderr
     assert (
-        "layering: note: contracts.toml in the same directory is read first: remove it to use the new one"
-        in result.stderr
+        "layering: note: contracts.toml in the same directory is read first: remove it to use the "
+        "new one" in result.stderr
     )

@@ -205,14 +205,16 @@ def test_baseline_excuses_todays_third_party_imports_only(tmp_path):
         ),
         (
             NO_THIRD_PARTY.replace('"<third-party>"', '"<thirdparty>"'),
-            "'<thirdparty>' is not a class of modules: the classes are <first-party>, <stdlib>, <third-party>",
+            "'<thirdparty>' is not a class of modules: the classes are <first-party>, <stdlib>, "
+            "<third-party>",
         ),
         (
             NO_THIRD_PARTY.replace('["app.domain"]', '["<stdlib>"]'),
             "'<stdlib>' in 'source_modules' matches no module in the package app",
         ),
         (
-            '\n[[contracts]]\nid = "l"\ntype = "loads"\nmodules = ["app.cli"]\nforbidden = ["<third-party>"]\n',
+            '\n[[contracts]]\nid = "l"\ntype = "loads"\nmodules = ["app.cli"]\nforbidden = '
+            '["<third-party>"]\n',
             "is not accepted here",
         ),
     ],

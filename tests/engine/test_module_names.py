@@ -24,27 +24,29 @@ def test_migrations_are_checked_and_located(project):
         {
             **PACKAGE,
             "contracts.toml": HEADER
-            + '[[contracts]]\nid = "chains"\ntype = "forbidden"\nsource_modules = ["app.migrations"]\nforbidden_modules = ["app.db"]\n'
-            + '[[contracts]]\nid = "leaves"\ntype = "leaf"\nmodules = ["app.migrations.*"]\nwithin = ["app.db"]\n',
+            + '[[contracts]]\nid = "chains"\ntype = "forbidden"\nsource_modules = '
+            '["app.migrations"]\nforbidden_modules = ["app.db"]\n'
+            + '[[contracts]]\nid = "leaves"\ntype = "leaf"\nmodules = '
+            '["app.migrations.*"]\nwithin = ["app.db"]\n',
         }
     )
     result = project.check()
     assert result.returncode == 1, result.stdout + result.stderr
     assert (
-        "  src/app/migrations/0001_initial.py:1: LY001 app.migrations.0001_initial imports app.db\n"
-        in result.stdout
+        "  src/app/migrations/0001_initial.py:1: LY001 app.migrations.0001_initial imports "
+        "app.db\n" in result.stdout
     )
     assert (
-        "  src/app/migrations/0002_more.py:5: LY001 app.migrations.0002_more imports app.db [function-level]\n"
-        in result.stdout
+        "  src/app/migrations/0002_more.py:5: LY001 app.migrations.0002_more imports app.db "
+        "[function-level]\n" in result.stdout
     )
     assert (
-        "  src/app/migrations/0001_initial.py:1: LY003 app.migrations.0001_initial imports app.db\n"
-        in result.stdout
+        "  src/app/migrations/0001_initial.py:1: LY003 app.migrations.0001_initial imports "
+        "app.db\n" in result.stdout
     )
     assert (
-        "  src/app/migrations/0002_more.py:5: LY003 app.migrations.0002_more imports app.db [function-level]\n"
-        in result.stdout
+        "  src/app/migrations/0002_more.py:5: LY003 app.migrations.0002_more imports app.db "
+        "[function-level]\n" in result.stdout
     )
     assert (
         "hidden" not in result.stdout and "not.a.module" not in result.stdout
@@ -55,8 +57,8 @@ def test_a_pattern_names_a_migration(project):
     project.write(
         {
             **PACKAGE,
-            "contracts.toml": HEADER
-            + '[[contracts]]\nid = "one"\ntype = "leaf"\nmodules = ["app.migrations.0002_more"]\nwithin = ["app.db"]\n',
+            "contracts.toml": HEADER + '[[contracts]]\nid = "one"\ntype = "leaf"\nmodules = '
+            '["app.migrations.0002_more"]\nwithin = ["app.db"]\n',
         }
     )
     result = project.check()
@@ -65,13 +67,16 @@ def test_a_pattern_names_a_migration(project):
 
 
 def test_same_violations_as_lint_imports(project, tmp_path):
-    contract = 'name = "c"\ntype = "forbidden"\nsource_modules = ["app.migrations"]\nforbidden_modules = ["app.db"]\n'
+    contract = (
+        'name = "c"\ntype = "forbidden"\nsource_modules = ["app.migrations"]\nforbidden_modules = '
+        '["app.db"]\n'
+    )
     project.write(
         {
             **PACKAGE,
             "contracts.toml": HEADER + "[[contracts]]\n" + contract,
-            "importlinter.toml": '[tool.importlinter]\nroot_package = "app"\n\n[[tool.importlinter.contracts]]\n'
-            + contract,
+            "importlinter.toml": "[tool.importlinter]\nroot_package = "
+            '"app"\n\n[[tool.importlinter.contracts]]\n' + contract,
         }
     )
     ours = project.check("--format", "json")

@@ -1,4 +1,5 @@
-"""Namespace packages as root packages, found as the import system (and import-linter) finds them."""
+"""Namespace packages as root packages, found as the import system (and import-linter) finds
+them."""
 
 from __future__ import annotations
 
@@ -18,7 +19,10 @@ DEEP = {
 
 
 def test_a_namespace_root_package_split_over_two_directories(project, tmp_path):
-    contract = '[[{prefix}contracts]]\nname = "API without the database"\ntype = "forbidden"\nsource_modules = ["nsp.api"]\nforbidden_modules = ["nsp.db"]\n'
+    contract = (
+        '[[{prefix}contracts]]\nname = "API without the database"\ntype = '
+        '"forbidden"\nsource_modules = ["nsp.api"]\nforbidden_modules = ["nsp.db"]\n'
+    )
     project.write(
         {
             **SPLIT,
@@ -39,7 +43,10 @@ def test_a_namespace_root_package_split_over_two_directories(project, tmp_path):
 
 
 def test_a_root_package_under_two_namespace_levels(project, tmp_path):
-    contract = '[[{prefix}contracts]]\nname = "b above a"\ntype = "layers"\nlayers = ["ns.sub.portion.b", "ns.sub.portion.a"]\n'
+    contract = (
+        '[[{prefix}contracts]]\nname = "b above a"\ntype = "layers"\nlayers = '
+        '["ns.sub.portion.b", "ns.sub.portion.a"]\n'
+    )
     project.write(
         {
             **DEEP,

@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 
 FILES = {
-    "contracts.toml": 'root_packages = ["app"]\n\n[[contracts]]\nid = "apart"\nname = "x, y and z apart"\ntype = "independence"\nmodules = ["app.x", "app.y", "app.z"]\n',
+    "contracts.toml": 'root_packages = ["app"]\n\n[[contracts]]\nid = "apart"\nname = "x, y and z '
+    'apart"\ntype = "independence"\nmodules = ["app.x", "app.y", "app.z"]\n',
     "app/__init__.py": "",
     "app/x/__init__.py": "",
-    "app/x/m.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from app.shared import hub\n",
+    "app/x/m.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from app.shared "
+    "import hub\n",
     "app/shared/__init__.py": "",
     "app/shared/hub.py": "from app.y import m as ym\nfrom app.z import m as zm\n",
     "app/y/__init__.py": "",

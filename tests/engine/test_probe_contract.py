@@ -19,23 +19,26 @@ PACKAGE = {
     "src/app/entry.py": "import json\nfrom app import middle\n",
     "src/app/middle.py": "x = 1\nimport app.heavy\n",
     "src/app/heavy.py": "",
-    "src/app/dynamic.py": 'import importlib\nname = "app." + "he" + "avy"\nimportlib.import_module(name)\n',
+    "src/app/dynamic.py": 'import importlib\nname = "app." + "he" + '
+    '"avy"\nimportlib.import_module(name)\n',
     "src/app/sub/__init__.py": "import app.heavy\n",
     "src/app/sub/leafmod.py": "",
     "src/app/broken.py": "raise RuntimeError('boom at import')\n",
     "src/app/hangs.py": "import time\nwhile True:\n    time.sleep(1)\n",
     "src/app/exits.py": "import os\nos._exit(3)\n",
-    "src/app/floods.py": "import sys\nfor _ in range(20000):\n    print('{\"kind\": \"clean\"}' * 10)\n    sys.stderr.write('noise\\n')\nimport app.heavy\n",
-    "src/app/uses_torch.py": "import torch\nfrom torch import nn\n\nclass Model(nn.Module):\n    pass\n",
+    "src/app/floods.py": 'import sys\nfor _ in range(20000):\n    print(\'{"kind": "clean"}\' * '
+    "10)\n    sys.stderr.write('noise\\n')\nimport app.heavy\n",
+    "src/app/uses_torch.py": "import torch\nfrom torch import nn\n\nclass Model(nn.Module):\n    "
+    "pass\n",
 }
 
 
 def probe_config(modules, forbidden=("app.heavy",), extra: str = "") -> str:
     return (
-        'root_packages = ["app"]\nsource_roots = ["src"]\n\n[[contracts]]\nid = "probe"\nname = "nothing loads heavy"\n'
-        f'type = "probe"\nmodules = {list(modules)!r}\nforbidden = {list(forbidden)!r}\ntimeout = 5\n'.replace(
-            "'", '"'
-        )
+        'root_packages = ["app"]\nsource_roots = ["src"]\n\n[[contracts]]\nid = "probe"\nname = '
+        '"nothing loads heavy"\n'
+        f'type = "probe"\nmodules = {list(modules)!r}\nforbidden = {list(forbidden)!r}\ntimeout = '
+        "5\n".replace("'", '"')
         + extra
     )
 
@@ -67,8 +70,8 @@ def test_load_through_the_parent_package_init_which_the_static_graph_does_not_sh
     result = run(project, ["app.sub.leafmod"])
     assert result.returncode == 1
     assert (
-        "  src/app/sub/__init__.py:1: LY020 importing app.sub.leafmod loads app.heavy through its parent package app.sub\n"
-        in result.stdout
+        "  src/app/sub/__init__.py:1: LY020 importing app.sub.leafmod loads app.heavy through its "
+        "parent package app.sub\n" in result.stdout
     )
 
 
@@ -110,8 +113,8 @@ def test_stale_expect_loaded_fails_and_says_remove_it(project):
     result = run(project, ["app.clean"], extra='expect_loaded = ["app.clean"]\n')
     assert result.returncode == 1
     assert (
-        "contracts.toml:11: LY032 app.clean no longer loads a forbidden module: remove it from expect_loaded (it only shrinks)"
-        in result.stdout
+        "contracts.toml:11: LY032 app.clean no longer loads a forbidden module: remove it from "
+        "expect_loaded (it only shrinks)" in result.stdout
     )
 
 
@@ -131,8 +134,10 @@ def test_forbidden_name_that_does_not_exist_fails_the_positive_control(project):
     result = run(project, ["app.clean"], forbidden=["app_heavy_typo"])
     assert result.returncode == 2
     assert (
-        "LY024 positive control: this contract cannot fail for 'app_heavy_typo', since importing app_heavy_typo did not complete: "
-        f"'app_heavy_typo' is not installed in the interpreter probes run in ({sys.executable}): check the spelling, "
+        "LY024 positive control: this contract cannot fail for 'app_heavy_typo', since importing "
+        "app_heavy_typo did not complete: "
+        f"'app_heavy_typo' is not installed in the interpreter probes run in ({sys.executable}): "
+        "check the spelling, "
         "install it there, or point python = (or --python) at the project's environment\n"
     ) in result.stdout
 
@@ -204,7 +209,8 @@ def test_no_probe_and_probe_only(project):
         {
             **PACKAGE,
             "contracts.toml": probe_config(["app.entry"])
-            + '\n[[contracts]]\nid = "static"\nname = "clean imports no heavy"\ntype = "forbidden"\nsource_modules = ["app.clean"]\nforbidden_modules = ["app.heavy"]\n',
+            + '\n[[contracts]]\nid = "static"\nname = "clean imports no heavy"\ntype = '
+            '"forbidden"\nsource_modules = ["app.clean"]\nforbidden_modules = ["app.heavy"]\n',
         }
     )
     static = project.check("--no-probe")
@@ -240,7 +246,8 @@ def model(project):
 
 
 def test_seed_history_replays_on_the_model(model):
-    """Before the refactor the disaggregated service needs expect_loaded; after it, the entry is stale."""
+    """Before the refactor the disaggregated service needs expect_loaded; after it, the entry is
+    stale."""
     service = model.root / "examples/serve/tensorrt_llm/serve/openai_disagg_service.py"
     contracts = model.root / "contracts.toml"
     after_refactor = contracts.read_text()
@@ -266,8 +273,8 @@ def test_seed_history_replays_on_the_model(model):
     before = model.check("--probe-only", "--contract", "disagg-probe-no-responses-utils")
     assert before.returncode == 1
     assert (
-        "LY020 importing tensorrt_llm.serve.openai_disagg_service loads tensorrt_llm.serve.responses_utils"
-        in before.stdout
+        "LY020 importing tensorrt_llm.serve.openai_disagg_service loads "
+        "tensorrt_llm.serve.responses_utils" in before.stdout
     )
 
     contracts.write_text(expecting)
@@ -278,12 +285,13 @@ def test_seed_history_replays_on_the_model(model):
     refactored = model.check("--probe-only", "--contract", "disagg-probe-no-responses-utils")
     assert refactored.returncode == 1
     assert (
-        "LY032 tensorrt_llm.serve.openai_disagg_service no longer loads a forbidden module: remove it from expect_loaded"
-        in refactored.stdout
+        "LY032 tensorrt_llm.serve.openai_disagg_service no longer loads a forbidden module: "
+        "remove it from expect_loaded" in refactored.stdout
     )
 
 
-# --------------------------------------------------------------------------- the interpreter, env and setup
+# --------------------------------------------------------------------------- the interpreter, env
+# and setup
 
 ONLY_IN_THE_VENV = {
     "onlyhere/__init__.py": "from onlyhere import engine\n",
@@ -299,7 +307,8 @@ PROJECT_FILES = {
         '    raise RuntimeError("APP_SETTINGS is not set")\n'
         "import app.heavy\n"
     ),
-    "src/app/boot.py": "def start():\n    import app.plugins.one\n\n\ndef start_all():\n    import app.plugins.one, app.plugins.two\n",
+    "src/app/boot.py": "def start():\n    import app.plugins.one\n\n\ndef start_all():\n    "
+    "import app.plugins.one, app.plugins.two\n",
     "src/app/plugins/__init__.py": "",
     "src/app/plugins/one.py": "",
     "src/app/plugins/two.py": "",
@@ -328,13 +337,15 @@ def test_probes_run_in_the_interpreter_that_python_names(project, tmp_path):
     here = run_with(project, ["app.uses_onlyhere"], ["onlyhere.heavy"])
     assert here.returncode == 2
     assert (
-        f"src/app/uses_onlyhere.py:1: LY021 importing app.uses_onlyhere failed: 'onlyhere' is not installed in the "
-        f"interpreter probes run in ({sys.executable}): install it there, point python = (or --python) at the "
+        "src/app/uses_onlyhere.py:1: LY021 importing app.uses_onlyhere failed: 'onlyhere' is not "
+        "installed in the "
+        f"interpreter probes run in ({sys.executable}): install it there, point python = (or "
+        "--python) at the "
         "project's environment, or add it to stub\n"
     ) in here.stdout
     assert (
-        "LY024 positive control: this contract cannot fail for 'onlyhere.heavy', since importing onlyhere.heavy did not complete: 'onlyhere' is not installed"
-        in here.stdout
+        "LY024 positive control: this contract cannot fail for 'onlyhere.heavy', since importing "
+        "onlyhere.heavy did not complete: 'onlyhere' is not installed" in here.stdout
     )
     _no_enum_words(here.stdout)
 
@@ -413,8 +424,10 @@ def test_a_forbidden_module_setup_already_loads_is_an_error(project):
     )
     assert result.returncode == 2, result.stdout
     assert (
-        "  contracts.toml:9: LY024 forbidden 'app.plugins.one' is already loaded by setup 'app.boot:start', before any "
-        "probed import, so this contract cannot fail for it: remove it from forbidden, or use a setup that does not load it\n"
+        "  contracts.toml:9: LY024 forbidden 'app.plugins.one' is already loaded by setup "
+        "'app.boot:start', before any "
+        "probed import, so this contract cannot fail for it: remove it from forbidden, or use a "
+        "setup that does not load it\n"
         "    src/app/boot.py:2: app.boot -> app.plugins.one\n"
     ) in result.stdout
     every = run_with(
@@ -422,8 +435,8 @@ def test_a_forbidden_module_setup_already_loads_is_an_error(project):
     )
     assert every.returncode == 2
     assert (
-        "LY024 forbidden 'app.plugins.*' (app.plugins.one) is already loaded by setup 'app.boot:start_all'"
-        in every.stdout
+        "LY024 forbidden 'app.plugins.*' (app.plugins.one) is already loaded by setup "
+        "'app.boot:start_all'" in every.stdout
     )
 
 
@@ -443,7 +456,8 @@ def test_a_probed_module_that_setup_loads_cannot_fail(project):
     )
     assert result.returncode == 2
     assert (
-        "  contracts.toml:8: LY024 app.plugins.one is already loaded by setup 'app.boot:start', before the probe imports it, "
+        "  contracts.toml:8: LY024 app.plugins.one is already loaded by setup 'app.boot:start', "
+        "before the probe imports it, "
         "so probing it cannot fail: remove it from modules, or use a setup that does not load it\n"
     ) in result.stdout
 
@@ -452,8 +466,8 @@ def test_a_failing_setup_is_located_at_the_setup_line(project):
     result = run_with(project, ["app.clean"], ["app.heavy"], 'setup = ["app.broken"]\n')
     assert result.returncode == 2
     assert (
-        "  contracts.toml:11: LY025 setup 'app.broken' failed, so no module could be probed: RuntimeError: boom at import\n"
-        in result.stdout
+        "  contracts.toml:11: LY025 setup 'app.broken' failed, so no module could be probed: "
+        "RuntimeError: boom at import\n" in result.stdout
     )
     assert 'src/app/broken.py", line 1, in <module>' in result.stdout
     assert result.stdout.count("LY025") == 1  # once per contract, not once per probe
@@ -464,8 +478,10 @@ def test_a_control_whose_dependency_is_missing_says_what_to_do(project):
     result = run_with(project, ["app.clean"], ["app.needs_dep"])
     assert result.returncode == 2
     assert (
-        "LY024 positive control: this contract cannot fail for 'app.needs_dep', since importing app.needs_dep did not complete: "
-        f"'not_installed_dep_xyz' is not installed in the interpreter probes run in ({sys.executable}): install it "
+        "LY024 positive control: this contract cannot fail for 'app.needs_dep', since importing "
+        "app.needs_dep did not complete: "
+        "'not_installed_dep_xyz' is not installed in the interpreter probes run in "
+        f"({sys.executable}): install it "
         "there, point python = (or --python) at the project's environment, or add it to stub\n"
     ) in result.stdout
     _no_enum_words(result.stdout)
@@ -481,7 +497,8 @@ FORMATS = ("text", "json", "github", "sarif")
 def _config_error(
     project, timeout_line: str, *args: str, forbidden=("app.heavy",)
 ) -> dict[str, str]:
-    """Each format's output (stdout + stderr) for a probe contract whose timeout line is `timeout_line`."""
+    """Each format's output (stdout + stderr) for a probe contract whose timeout line is
+    `timeout_line`."""
     project.write(
         {
             **PACKAGE,
@@ -507,19 +524,23 @@ def _config_error(
     [
         (
             "timeout = inf\n",
-            "contracts.toml:10: error: contract 'nothing loads heavy', option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got inf",
+            "contracts.toml:10: error: contract 'nothing loads heavy', option 'timeout': expected "
+            "a number of seconds above 0 and at most 3600 (one hour), got inf",
         ),
         (
             "timeout = nan\n",
-            "option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got nan",
+            "option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), "
+            "got nan",
         ),
         (
             "timeout = 1e7\n",
-            "option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), got 10000000.0",
+            "option 'timeout': expected a number of seconds above 0 and at most 3600 (one hour), "
+            "got 10000000.0",
         ),
         (
             'python = "nope/bin/python"\n',
-            "contracts.toml:10: error: contract 'nothing loads heavy', option 'python': 'nope/bin/python' does not exist",
+            "contracts.toml:10: error: contract 'nothing loads heavy', option 'python': "
+            "'nope/bin/python' does not exist",
         ),
     ],
 )
@@ -562,15 +583,18 @@ def test_bad_env_and_setup_are_located_errors(project, extra, message):
 def test_a_wildcard_outside_the_root_packages_is_an_error_not_a_crash(project):
     outputs = _config_error(project, "timeout = 5\n", forbidden=("torch.*",))
     assert (
-        "'torch.*' in 'forbidden' matches no module of the root packages, and outside them a wildcard cannot be expanded"
-        in outputs["text"]
+        "'torch.*' in 'forbidden' matches no module of the root packages, and outside them a "
+        "wildcard cannot be expanded" in outputs["text"]
     )
 
 
 def test_a_python_option_that_cannot_run_probes_is_refused_before_any_probe(project):
     outputs = _config_error(project, "timeout = 5\n", "--python", "nope/python")
     assert "layering: error: argument --python: 'nope/python' does not exist" in outputs["text"]
-    static_contract = '\n[[contracts]]\nname = "clean imports no heavy"\ntype = "forbidden"\nsource_modules = ["app.clean"]\nforbidden_modules = ["app.heavy"]\n'
+    static_contract = (
+        '\n[[contracts]]\nname = "clean imports no heavy"\ntype = "forbidden"\nsource_modules = '
+        '["app.clean"]\nforbidden_modules = ["app.heavy"]\n'
+    )
     project.write({"contracts.toml": probe_config(["app.clean"]) + static_contract})
     static = project.check("--python", "nope/python", "--no-probe")
     assert static.returncode == 0, static.stderr  # no probe runs, so no interpreter is needed
@@ -583,8 +607,10 @@ def test_a_root_package_installed_only_where_python_names_is_found_there(project
     venv_python = make_venv(tmp_path / "venv", ONLY_IN_THE_VENV)
     project.write(
         {
-            "project/contracts.toml": 'root_packages = ["onlyhere"]\ncache_dir = false\n\n[[contracts]]\n'
-            'id = "p"\nname = "engine never loads heavy"\ntype = "probe"\nmodules = ["onlyhere.engine"]\n'
+            "project/contracts.toml": 'root_packages = ["onlyhere"]\ncache_dir = '
+            "false\n\n[[contracts]]\n"
+            'id = "p"\nname = "engine never loads heavy"\ntype = "probe"\nmodules = '
+            '["onlyhere.engine"]\n'
             'forbidden = ["onlyhere.heavy"]\n'
         }
     )

@@ -92,9 +92,12 @@ def test_prune_removes_stale_entries_and_keeps_comments(project):
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines() == [
         "contracts.toml: removed allow[1] 'app.a -> app.c' from contract 'a does not import b'",
-        "contracts.toml: removed ignore_imports[0] 'app.a -> app.c' from contract 'a does not import b'",
-        "contracts.toml: removed expect 'expect = \"broken\"' from contract 'clean imports nothing of app'",
-        "contracts.toml: removed expect_loaded[0] 'app.clean' from contract 'clean does not load b'",
+        "contracts.toml: removed ignore_imports[0] 'app.a -> app.c' from contract 'a does not "
+        "import b'",
+        "contracts.toml: removed expect 'expect = \"broken\"' from contract 'clean imports "
+        "nothing of app'",
+        "contracts.toml: removed expect_loaded[0] 'app.clean' from contract 'clean does not load "
+        "b'",
     ]
     assert (project.root / "contracts.toml").read_text() == AFTER
     after = project.check()
@@ -150,7 +153,8 @@ def test_prune_with_a_bad_configuration_changes_nothing(project):
 
 def test_a_name_no_import_takes_is_stale_and_prune_removes_only_that_name(project):
     contracts = (
-        'root_packages = ["app"]\nsource_roots = ["src"]\n\n[[contracts]]\nid = "leaf"\ntype = "leaf"\n'
+        'root_packages = ["app"]\nsource_roots = ["src"]\n\n[[contracts]]\nid = "leaf"\ntype = '
+        '"leaf"\n'
         'modules = ["app.a"]\nwithin = ["app.b"]\n'
         'allow = [\n  { module = "app.b", names = ["used", "gone"] },   # keep this comment\n]\n'
     )
@@ -158,8 +162,8 @@ def test_a_name_no_import_takes_is_stale_and_prune_removes_only_that_name(projec
     check = project.check()
     assert check.returncode == 1
     assert (
-        "contracts.toml:10: LY030 allowance 'app.b (used, gone)': no import takes 'gone' any more: remove the name"
-        in check.stdout
+        "contracts.toml:10: LY030 allowance 'app.b (used, gone)': no import takes 'gone' any "
+        "more: remove the name" in check.stdout
     )
     assert "app.a imports app.b" not in check.stdout  # `used` is still excused
     pruned = project.layering("prune")
@@ -194,8 +198,8 @@ def test_prune_edits_import_linters_files_in_place(project, tmp_path):
         result = project.layering("prune")
         assert result.returncode == 0, result.stderr
         assert (
-            f"{file_format}: removed ignore_imports[0] 'shop.api.views -> shop.gui' from contract 'Layers'"
-            in result.stdout
+            f"{file_format}: removed ignore_imports[0] 'shop.api.views -> shop.gui' from contract "
+            "'Layers'" in result.stdout
         )
         after = path.read_text()
         assert [line for line in before.splitlines() if line not in after.splitlines()] == [

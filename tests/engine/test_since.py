@@ -119,7 +119,8 @@ def test_one_new_import_is_new_and_fails_new_only(project: Path) -> None:
     since = _since(run.stdout)
     assert since[0].endswith(": 1 new, 0 fixed")
     assert since[2:] == [
-        "  new [domain-no-infra] src/app/domain/service.py:3: LY001 app.domain.service imports app.infra (Y)"
+        "  new [domain-no-infra] src/app/domain/service.py:3: LY001 app.domain.service imports "
+        "app.infra (Y)"
     ]
 
 
@@ -338,7 +339,8 @@ def test_a_configuration_of_ref_that_cannot_be_used_is_one_line(tmp_path: Path) 
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.count("\n") == 1, run.stderr
     assert run.stderr.startswith(
-        "layering: error: argument --since: the tree of HEAD cannot be checked: contracts.toml:11 there: "
+        "layering: error: argument --since: the tree of HEAD cannot be checked: contracts.toml:11 "
+        "there: "
     ), run.stderr
 
 

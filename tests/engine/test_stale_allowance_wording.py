@@ -16,7 +16,8 @@ OFF_THE_CHAIN = {
     "src/app/c.py": "import app.b\n",
     "src/app/f.py": "",
     "contracts.toml": (
-        'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n\n[[contracts]]\nid = "f"\ntype = "forbidden"\n'
+        'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n\n[[contracts]]\nid '
+        '= "f"\ntype = "forbidden"\n'
         'source_modules = ["app.a"]\nforbidden_modules = ["app.f"]\nallow = ["app.c -> app.b"]\n'
     ),
 }
@@ -36,7 +37,8 @@ def test_a_stale_name_of_an_allowance_is_said_as_an_import_not_a_python_list(tmp
         "src/app/a.py": "from app.b import used\n",
         "src/app/b.py": "used = gone = 1\n",
         "contracts.toml": (
-            'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n\n[[contracts]]\nid = "leaf"\n'
+            'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = '
+            'false\n\n[[contracts]]\nid = "leaf"\n'
             'type = "leaf"\nmodules = ["app.a"]\nwithin = ["app"]\n'
             'allow = [{ module = "app.b", names = ["used", "gone"] }]\n'
         ),
@@ -44,7 +46,7 @@ def test_a_stale_name_of_an_allowance_is_said_as_an_import_not_a_python_list(tmp
     run = run_layering(write_files(tmp_path, files), "check")
     assert run.returncode == 1, run.stdout + run.stderr
     assert (
-        "contracts.toml:10: LY030 allowance 'app.b (used, gone)': no import takes 'gone' any more: remove the name"
-        in run.stdout
+        "contracts.toml:10: LY030 allowance 'app.b (used, gone)': no import takes 'gone' any "
+        "more: remove the name" in run.stdout
     )
     assert "[" not in run.stdout.replace("[leaf]", "")

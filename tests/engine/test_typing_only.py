@@ -28,9 +28,11 @@ PACKAGE = {
         "    return model\n"
     ),
     # A string annotation: typing-only, without the __future__ import.
-    "src/app/forms.py": 'from app.models import Model\n\n\ndef clean(model: "Model") -> None: ...\n',
+    "src/app/forms.py": 'from app.models import Model\n\n\ndef clean(model: "Model") -> None: '
+    "...\n",
     # Evaluated when the function is defined: it counts.
-    "src/app/admin.py": "from app.models import Model\n\n\ndef register(model: Model) -> None: ...\n",
+    "src/app/admin.py": "from app.models import Model\n\n\ndef register(model: Model) -> None: "
+    "...\n",
 }
 
 HEADER = 'root_packages = ["app"]\nsource_roots = ["src"]\n'

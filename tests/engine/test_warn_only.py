@@ -141,7 +141,10 @@ def test_an_invalid_severity_is_a_located_error(tmp_path, value):
 
 
 def test_an_import_linter_type_takes_severity_too(tmp_path):
-    layers = '\n[[contracts]]\nid = "layers"\ntype = "layers"\nlayers = ["app.c", "app.b"]\nseverity = "warn"\n'
+    layers = (
+        '\n[[contracts]]\nid = "layers"\ntype = "layers"\nlayers = ["app.c", "app.b"]\nseverity = '
+        '"warn"\n'
+    )
     run = run_layering(_project(tmp_path, layers), "check", "--no-cache")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "[layers] WARN" in run.stdout

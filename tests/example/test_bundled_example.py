@@ -52,7 +52,8 @@ def allow_responses_done_generator(model) -> None:
     position = text.index("allow = []", start)
     path.write_text(
         text[:position]
-        + 'allow = [{ importer = "tensorrt_llm.serve.openai_disagg_service", module = "tensorrt_llm.serve.responses_utils", names = ["responses_done_generator"] }]'
+        + 'allow = [{ importer = "tensorrt_llm.serve.openai_disagg_service", module = '
+        '"tensorrt_llm.serve.responses_utils", names = ["responses_done_generator"] }]'
         + text[position + len("allow = []") :]
     )
 
@@ -82,7 +83,8 @@ def test_function_level_import_counts(model):
     line = append(
         model,
         f"{SERVE}/router.py",
-        "def helper():\n    from tensorrt_llm.serve.responses_utils import responses_done_generator\n",
+        "def helper():\n    from tensorrt_llm.serve.responses_utils import "
+        "responses_done_generator\n",
     )
     result = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
     assert result.returncode == 1
@@ -101,7 +103,8 @@ def test_from_package_import_submodule_is_an_import_of_the_submodule(model):
     result = model.check("--no-probe", "--contract", "disagg-no-responses-utils")
     assert result.returncode == 1
     assert (
-        f"  {SERVE}/openai_disagg_service.py:{line}: LY001 tensorrt_llm.serve.openai_disagg_service imports "
+        f"  {SERVE}/openai_disagg_service.py:{line}: LY001 "
+        "tensorrt_llm.serve.openai_disagg_service imports "
         "tensorrt_llm.serve.responses_utils\n"
     ) in result.stdout
 
@@ -111,7 +114,8 @@ def test_relative_parent_import_of_a_submodule_breaks_the_leaf(model):
     result = model.check("--no-probe", "--contract", "responses-stream-leaf")
     assert result.returncode == 1
     assert (
-        f"  {SERVE}/_base/responses_stream.py:{line}: LY003 tensorrt_llm.serve._base.responses_stream imports "
+        f"  {SERVE}/_base/responses_stream.py:{line}: LY003 "
+        "tensorrt_llm.serve._base.responses_stream imports "
         "tensorrt_llm.serve.openai_server\n"
     ) in result.stdout
 
@@ -126,7 +130,8 @@ def test_a_fifth_name_from_executor_utils_breaks_the_leaf_at_its_own_line(model)
     assert result.returncode == 1
     assert result.stdout.count(" LY003 ") == 1
     assert (
-        f"  {SERVE}/_base/responses_stream.py:{position + 2}: LY003 tensorrt_llm.serve._base.responses_stream imports "
+        f"  {SERVE}/_base/responses_stream.py:{position + 2}: LY003 "
+        "tensorrt_llm.serve._base.responses_stream imports "
         "tensorrt_llm.executor.utils (RequestOutput)\n"
     ) in result.stdout
 
@@ -148,7 +153,8 @@ def test_a_stale_allowance_breaks_its_contract_and_says_remove_it(model):
 
 
 def test_the_seed_before_the_refactor_needs_the_allowance(model):
-    """Before the refactor, openai_disagg_service took responses_done_generator from responses_utils."""
+    """Before the refactor, openai_disagg_service took responses_done_generator from
+    responses_utils."""
     line = append(
         model,
         f"{SERVE}/openai_disagg_service.py",
@@ -187,8 +193,8 @@ def test_expect_broken_on_a_kept_contract_fails_and_says_remove_it(model):
         if t.startswith('expect = "broken"')
     )
     assert (
-        f'  contracts.toml:{line}: LY031 contract is kept but says expect = "broken": remove the expectation\n'
-        in result.stdout
+        f'  contracts.toml:{line}: LY031 contract is kept but says expect = "broken": remove the '
+        "expectation\n" in result.stdout
     )
 
 
@@ -201,7 +207,8 @@ def test_endpoint_package_importing_the_api_package_is_a_violation(model):
     result = model.check("--no-probe", "--contract", "api-endpoints-contained")
     assert result.returncode == 1
     assert (
-        f"  {SERVE}/api/ops/system/router.py:{line}: LY004 tensorrt_llm.serve.api.ops.system.router imports "
+        f"  {SERVE}/api/ops/system/router.py:{line}: LY004 "
+        "tensorrt_llm.serve.api.ops.system.router imports "
         "tensorrt_llm.serve.api, outside its package tensorrt_llm.serve.api.ops.system\n"
     ) in result.stdout
     assert f"router.py:{line + 1}:" not in result.stdout
@@ -212,8 +219,8 @@ def test_a_grpc_import_outside_the_allow_list_breaks(model):
     result = model.check("--no-probe", "--contract", "grpc-allowlist")
     assert result.returncode == 1
     assert (
-        f"  {SERVE}/openai_server.py:{line}: LY001 tensorrt_llm.serve.openai_server imports grpc.aio\n"
-        in result.stdout
+        f"  {SERVE}/openai_server.py:{line}: LY001 tensorrt_llm.serve.openai_server imports "
+        "grpc.aio\n" in result.stdout
     )
     assert "neither installed here nor imported" not in result.stdout
 
@@ -239,13 +246,16 @@ def moved_findings(result) -> list[str]:
             "router.py",
             f"def helper():\n    from {RESPONSES_UTILS} import responses_done_generator\n",
             1,
-            f"tensorrt_llm.serve.router imports {RESPONSES_UTILS} (responses_done_generator) [function-level]",
+            f"tensorrt_llm.serve.router imports {RESPONSES_UTILS} (responses_done_generator) "
+            "[function-level]",
         ),
         (
             "disagg_app.py",
-            f"import {RESPONSES_UTILS} as ru\n\nKEEPALIVE = ru.keep_responses_stream_alive\nREJECT = ru.rejected_responses_stream\n",
+            f"import {RESPONSES_UTILS} as ru\n\nKEEPALIVE = "
+            "ru.keep_responses_stream_alive\nREJECT = ru.rejected_responses_stream\n",
             2,
-            f"tensorrt_llm.serve.disagg_app imports {RESPONSES_UTILS} (keep_responses_stream_alive) [attribute]",
+            f"tensorrt_llm.serve.disagg_app imports {RESPONSES_UTILS} "
+            "(keep_responses_stream_alive) [attribute]",
         ),
     ],
     ids=["module-level-import", "function-level-import", "attribute-through-an-alias"],
@@ -280,7 +290,8 @@ def test_names_that_stay_in_responses_utils_may_still_be_taken_from_it(model):
     append(
         model,
         f"{SERVE}/router.py",
-        f"from {RESPONSES_UTILS} import rejected_responses_stream\nimport {RESPONSES_UTILS} as ru\nX = ru.ResponsesStreamingProcessor\n",
+        f"from {RESPONSES_UTILS} import rejected_responses_stream\nimport {RESPONSES_UTILS} as "
+        "ru\nX = ru.ResponsesStreamingProcessor\n",
     )
     result = model.check("--no-probe", "--contract", MOVED)
     assert result.returncode == 0, result.stdout
@@ -301,7 +312,8 @@ def test_the_moved_names_the_old_module_no_longer_defines_are_a_note_not_a_failu
     ]
     assert len(notes) == 1
     assert notes[0].startswith(
-        f"contracts.toml:{line}: contract 'The moved stream lifecycle is taken from serve/_base/responses_stream, never from responses_utils': "
+        f"contracts.toml:{line}: contract 'The moved stream lifecycle is taken from "
+        "serve/_base/responses_stream, never from responses_utils': "
     )
     assert (
         "'tensorrt_llm.serve.responses_utils' does not define 'STREAM_TERMINATION_ENGINE_ERROR', "
@@ -311,8 +323,8 @@ def test_the_moved_names_the_old_module_no_longer_defines_are_a_note_not_a_failu
         "'STREAM_TERMINATION_CONTEXT_LENGTH_EXCEEDED'" not in notes[0]
     )  # imported back by responses_utils itself
     assert (
-        "(12 of its 13 names); a note, not a failure: keep the rule so they do not come back, retire it, or fix a misspelt name"
-        in notes[0]
+        "(12 of its 13 names); a note, not a failure: keep the rule so they do not come back, "
+        "retire it, or fix a misspelt name" in notes[0]
     )
     text = model.check("--no-probe", "--contract", MOVED)
     assert f"layering: warning: {notes[0]}\n" in text.stderr
@@ -325,13 +337,20 @@ def test_a_chain_into_a_server_shows_the_import_to_cut_with_its_chain(model):
     )
     result = model.check("--no-probe", "--contract", "base-no-servers-no-api")
     assert result.returncode == 1
-    targets = "tensorrt_llm.serve.openai_server, tensorrt_llm.serve.openai_disagg_server, tensorrt_llm.serve.api"
+    targets = (
+        "tensorrt_llm.serve.openai_server, tensorrt_llm.serve.openai_disagg_server, "
+        "tensorrt_llm.serve.api"
+    )
     assert result.stdout.splitlines()[2:7] == [
-        f"  1 chain from tensorrt_llm.serve._base to {targets}; removing this import keeps the contract:",
-        f"  {SERVE}/http_fleet.py:47: LY002 tensorrt_llm.serve.http_fleet imports tensorrt_llm.serve.openai_server (OpenAIServer) [function-level]",
+        f"  1 chain from tensorrt_llm.serve._base to {targets}; removing this import keeps the "
+        "contract:",
+        f"  {SERVE}/http_fleet.py:47: LY002 tensorrt_llm.serve.http_fleet imports "
+        "tensorrt_llm.serve.openai_server (OpenAIServer) [function-level]",
         "    the chain:",
-        f"      {SERVE}/_base/routing.py:{line}: tensorrt_llm.serve._base.routing -> tensorrt_llm.serve.http_fleet",
-        f"      {SERVE}/http_fleet.py:47: tensorrt_llm.serve.http_fleet -> tensorrt_llm.serve.openai_server (OpenAIServer) [function-level]",
+        f"      {SERVE}/_base/routing.py:{line}: tensorrt_llm.serve._base.routing -> "
+        "tensorrt_llm.serve.http_fleet",
+        f"      {SERVE}/http_fleet.py:47: tensorrt_llm.serve.http_fleet -> "
+        "tensorrt_llm.serve.openai_server (OpenAIServer) [function-level]",
     ]
 
 
@@ -422,15 +441,18 @@ def test_loads_sees_the_eager_serve_init_statically_where_the_probe_does(model):
     )
     expected = [
         f"{SERVE}/__init__.py:1: tensorrt_llm.serve -> tensorrt_llm.serve.openai_server",
-        f"{SERVE}/openai_server.py:{server}: tensorrt_llm.serve.openai_server -> tensorrt_llm.serve.postprocess_handlers",
-        f"{SERVE}/postprocess_handlers.py:{handlers}: tensorrt_llm.serve.postprocess_handlers -> tensorrt_llm.serve.responses_utils",
+        f"{SERVE}/openai_server.py:{server}: tensorrt_llm.serve.openai_server -> "
+        "tensorrt_llm.serve.postprocess_handlers",
+        f"{SERVE}/postprocess_handlers.py:{handlers}: tensorrt_llm.serve.postprocess_handlers -> "
+        "tensorrt_llm.serve.responses_utils",
     ]
     modules = [f"tensorrt_llm.serve.{name}" for name in DISAGGREGATED]
     assert chains(static.stdout, "LY026") == {module: expected for module in modules}
     assert chains(runtime.stdout, "LY020") == {module: expected for module in modules}
     for module in modules:
         assert (
-            f"  {SERVE}/__init__.py:1: LY026 importing {module} loads tensorrt_llm.serve.responses_utils "
+            f"  {SERVE}/__init__.py:1: LY026 importing {module} loads "
+            "tensorrt_llm.serve.responses_utils "
             "through its parent package tensorrt_llm.serve\n"
         ) in static.stdout
 
@@ -444,9 +466,12 @@ def test_loads_is_kept_with_the_lazy_serve_init(model):
 def test_the_audit_finds_loads_enough_for_the_models_probes(model):
     """Every probe of the model is reproduced from the source, before the refactor and after."""
     expected = (
-        "contract                         modules  agree  runtime only  source only  errors  loads alone\n"
-        "disagg-probe-no-responses-utils        5      5             0            0       0  loads is enough\n"
-        "disagg-server-probe-control            1      1             0            0       0  loads is enough\n"
+        "contract                         modules  agree  runtime only  source only  errors  "
+        "loads alone\n"
+        "disagg-probe-no-responses-utils        5      5             0            0       0  "
+        "loads is enough\n"
+        "disagg-server-probe-control            1      1             0            0       0  "
+        "loads is enough\n"
     )
     after = model.layering("audit", "--format", "table")
     assert (after.returncode, after.stdout) == (0, expected), after.stderr

@@ -101,7 +101,8 @@ def test_json_lists_stale_entries_for_prune(broken: Path) -> None:
     contracts.write_text(
         contracts.read_text().replace(
             'forbidden_modules = ["app.sub"]',
-            'forbidden_modules = ["app.sub"]\nallow = ["app.a -> app.sub.x", "app.a -> app.sub.nothing"]',
+            'forbidden_modules = ["app.sub"]\nallow = ["app.a -> app.sub.x", "app.a -> '
+            'app.sub.nothing"]',
             1,
         )
     )
@@ -165,10 +166,12 @@ def test_github_broken(broken: Path) -> None:
     lines = run.stdout.splitlines()
     errors = [line for line in lines if line.startswith("::error ")]
     assert errors[0].startswith(
-        "::error file=src/app/a.py,line=5,title=LY001 a does not import sub::app.a imports app.sub.x [function-level]%0A"
+        "::error file=src/app/a.py,line=5,title=LY001 a does not import sub::app.a imports "
+        "app.sub.x [function-level]%0A"
     )
     assert errors[1].startswith(
-        "::error file=src/app/b.py,line=2,title=LY002 a does not import sub::app.b imports app.sub.x%0Aone of the 2 imports to remove"
+        "::error file=src/app/b.py,line=2,title=LY002 a does not import sub::app.b imports "
+        "app.sub.x%0Aone of the 2 imports to remove"
     )
     assert "%0Asrc/app/a.py:1: app.a -> app.b%0Asrc/app/b.py:2: app.b -> app.sub.x%0A" in errors[1]
     # `:`, `,` and `%` in a property are escaped; in the message only `%` and line breaks.
@@ -201,7 +204,8 @@ def test_github_config_error(misconfigured: Path) -> None:
     assert run.returncode == 2
     (line,) = run.stdout.splitlines()
     assert line.startswith(
-        "::error file=contracts.toml,line=11,title=layering%3A configuration error::contract 'a does not import sub': unrecognized option 'forbiden'"
+        "::error file=contracts.toml,line=11,title=layering%3A configuration error::contract 'a "
+        "does not import sub': unrecognized option 'forbiden'"
     )
     assert "%0Ahint: " in line
 
@@ -467,7 +471,8 @@ def test_text_paths_outside_the_configurations_directory_are_relative_to_the_wor
         "src/app/a.py": "import app.b\n",
         "src/app/b.py": "",
         "config/.importlinter": (
-            "[importlinter]\nroot_package = app\n\n[importlinter:contract:no-b]\nname = a without b\n"
+            "[importlinter]\nroot_package = app\n\n[importlinter:contract:no-b]\nname = a without "
+            "b\n"
             "type = forbidden\nsource_modules = app.a\nforbidden_modules = app.b\n"
         ),
     }

@@ -20,7 +20,8 @@ import pytest
 PACKAGE = {
     "src/app/__init__.py": "",
     "src/app/api/__init__.py": "",
-    "src/app/api/views.py": "from app.core import models\nfrom app.core.models import User\nimport app.util.text\n",
+    "src/app/api/views.py": "from app.core import models\nfrom app.core.models import "
+    "User\nimport app.util.text\n",
     "src/app/api/forms.py": "from app.core import models\nimport app.api.views\n",
     "src/app/core/__init__.py": "",
     "src/app/core/models.py": "import json\nimport app.util.text\n\nUser = object\n",
@@ -36,7 +37,8 @@ HEADER = 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n'
 def forbidden(contract_id: str, source: str, target: str, extra: str = "") -> str:
     """A forbidden contract, as a [[contracts]] table."""
     return (
-        f'\n[[contracts]]\nid = {json.dumps(contract_id)}\nname = {json.dumps(contract_id)}\ntype = "forbidden"\n'
+        f"\n[[contracts]]\nid = {json.dumps(contract_id)}\nname = {json.dumps(contract_id)}\ntype "
+        '= "forbidden"\n'
         f'source_modules = ["{source}"]\nforbidden_modules = ["{target}"]\n{extra}'
     )
 
@@ -343,7 +345,8 @@ def test_a_missing_root_package_and_the_config_option(project):
     project.write(
         {
             **PACKAGE,
-            "conf/layering.toml": 'root_packages = ["ghost"]\nsource_roots = ["../src"]\ncache_dir = false\n',
+            "conf/layering.toml": 'root_packages = ["ghost"]\nsource_roots = '
+            '["../src"]\ncache_dir = false\n',
         }
     )
     result = project.layering("graph", "--config", "conf/layering.toml")

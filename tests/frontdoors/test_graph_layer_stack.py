@@ -144,11 +144,13 @@ layers = ["views", "models : (admin)"]
         ),
         (
             ["--contract", "api-no-infra"],
-            "contracts.toml:14: error: contract 'api-no-infra' is a 'forbidden' contract: only a layers contract has a stack to draw",
+            "contracts.toml:14: error: contract 'api-no-infra' is a 'forbidden' contract: only a "
+            "layers contract has a stack to draw",
         ),
         (
             ["app.api", "--contract", "stack"],
-            "contracts.toml: error: PACKAGE does not apply to --contract, which draws one contract's layers",
+            "contracts.toml: error: PACKAGE does not apply to --contract, which draws one "
+            "contract's layers",
         ),
         (
             ["--contract", "stack", "--format", "json"],

@@ -175,12 +175,12 @@ def test_the_isolated_hook_says_where_a_probe_dependency_is_missing(
         output
     )  # pre-commit exits 1 for any failed hook
     assert (
-        "LY021 importing app.uses_tinydep failed: 'tinydep' is not installed in the interpreter probes run in ("
-        in output
+        "LY021 importing app.uses_tinydep failed: 'tinydep' is not installed in the interpreter "
+        "probes run in (" in output
     )
     assert (
-        "): install it there, point python = (or --python) at the project's environment, or add it to stub"
-        in output
+        "): install it there, point python = (or --python) at the project's environment, or add "
+        "it to stub" in output
     )
 
 
@@ -255,7 +255,10 @@ def test_both_hooks_run_when_only_the_import_linter_configuration_changes(
 
 
 def _hook_config(hooks: Path, options: str) -> str:
-    return f"repos:\n  - repo: {hooks}\n    rev: {_git(hooks, 'rev-parse', 'HEAD')}\n    hooks:\n      - id: layering\n{options}"
+    return (
+        f"repos:\n  - repo: {hooks}\n    rev: {_git(hooks, 'rev-parse', 'HEAD')}\n    hooks:\n    "
+        f"  - id: layering\n{options}"
+    )
 
 
 def test_isolated_hook_with_python_runs_probes_in_the_project_venv(

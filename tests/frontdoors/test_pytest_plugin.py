@@ -213,7 +213,8 @@ def test_a_warn_contract_passes_with_a_warning(pytester: pytest.Pytester) -> Non
         [
             "*warnings summary*",
             "contracts.toml::leaf",
-            "  */contracts.toml:13: ContractWarning: b is a leaf: no sub, 100% sure [[]leaf[]] WARN",
+            "  */contracts.toml:13: ContractWarning: b is a leaf: no sub, 100% sure [[]leaf[]] "
+            "WARN",
             "    src/app/b.py:2: LY003 app.b imports app.sub.x",
         ]
     )
@@ -239,8 +240,8 @@ def test_expect_broken_is_a_strict_xfail(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("-rA")
     result.assert_outcomes(passed=2, failed=1)
     assert (
-        '[XPASS(strict)] contracts.toml:25: expect = "broken"; once the contract is kept, remove the expectation'
-        in result.stdout.str()
+        '[XPASS(strict)] contracts.toml:25: expect = "broken"; once the contract is kept, remove '
+        "the expectation" in result.stdout.str()
     )
 
 
@@ -328,7 +329,8 @@ def test_config_error_is_a_located_collection_error(pytester: pytest.Pytester) -
     result.stdout.fnmatch_lines(
         [
             "*ERROR collecting contracts.toml*",
-            "*contracts.toml:16: error: contract 'b is a leaf: no sub, 100% sure': unrecognized option 'withn'. Did you mean 'within'?",
+            "*contracts.toml:16: error: contract 'b is a leaf: no sub, 100% sure': unrecognized "
+            "option 'withn'. Did you mean 'within'?",
         ]
     )
     assert "Traceback" not in result.stdout.str()
@@ -359,7 +361,8 @@ def test_two_contracts_known_by_one_name_never_pass(pytester: pytest.Pytester) -
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(
         [
-            "*contracts.toml:19: error: the contracts on lines 6 and 19 are both known as 'a does not import b'*"
+            "*contracts.toml:19: error: the contracts on lines 6 and 19 are both known as 'a does "
+            "not import b'*"
         ]
     )
     assert "PASSED" not in result.stdout.str()
@@ -369,7 +372,8 @@ def test_an_import_linter_configuration_is_collected_when_named(pytester: pytest
     """`layering_config` may name import-linter's file; the `src/` package is found by itself."""
     write_project(pytester.path, BROKEN, None)
     (pytester.path / ".importlinter").write_text(
-        "[importlinter]\nroot_package = app\n\n[importlinter:contract:no-sub]\nname = a does not import sub\n"
+        "[importlinter]\nroot_package = app\n\n[importlinter:contract:no-sub]\nname = a does not "
+        "import sub\n"
         "type = forbidden\nsource_modules = app.a\nforbidden_modules = app.sub\n",
         encoding="utf-8",
     )

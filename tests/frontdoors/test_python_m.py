@@ -51,7 +51,8 @@ def test_files_named_like_the_standard_library_in_the_working_directory_are_not_
     )
     for name in SHADOWED:
         (project / f"{name}.py").write_text(
-            f"open({str(marker)!r}, 'a').write({name!r} + '\\n')\nraise RuntimeError('the project\\'s {name}.py ran inside layering')\n"
+            f"open({str(marker)!r}, 'a').write({name!r} + '\\n')\nraise RuntimeError('the "
+            f"project\\'s {name}.py ran inside layering')\n"
         )
     environment = {
         k: v

@@ -65,7 +65,8 @@ class Statement:
             "type_checking_else": f"if TYPE_CHECKING:\n    pass\nelse:\n{indented}\n",
             "function_type_checking": f"def g_{number}():\n    if TYPE_CHECKING:\n{deeper}\n",
             "decorated": f"@staticmethod\ndef d_{number}():\n{indented}\n",
-            "after_strings": f'S_{number} = "([{{" + \'"\'\nDOC_{number} = """\nfrom x import (\n"""\n{body}\n',
+            "after_strings": f'S_{number} = "([{{" + \'"\'\nDOC_{number} = """\nfrom x import '
+            f'(\n"""\n{body}\n',
             "commented": f"{body}  # ) ] }} (\n",
             "continued": body.replace(" import ", CONTINUED_IMPORT, 1) + "\n"
             if "\n" not in body and body.startswith("from ")
@@ -76,7 +77,8 @@ class Statement:
 
 @dataclass
 class Tree:
-    """A package: module name -> its import statements; `packages` are the modules with __init__."""
+    """A package: module name -> its import statements; `packages` are the modules with
+    __init__."""
 
     modules: list[str]
     packages: set[str]
@@ -195,7 +197,8 @@ def configs(
             target = draw(st.sampled_from([m for m in inner if m != source] + ["json"]))
             indirect = "true" if kind == "forbidden_direct" else "false"
             parts.append(
-                f'\n[[contracts]]\nid = "c{index}"\ntype = "forbidden"\nsource_modules = ["{source}"]\n'
+                f'\n[[contracts]]\nid = "c{index}"\ntype = "forbidden"\nsource_modules = '
+                f'["{source}"]\n'
                 f'forbidden_modules = ["{target}"]\nallow_indirect_imports = {indirect}\n'
             )
         elif kind == "leaf":
@@ -212,14 +215,16 @@ def configs(
                 f'{{ module = "{m}", names = ["{n}"] }}' for m, n in named
             ]
             parts.append(
-                f'\n[[contracts]]\nid = "c{index}"\ntype = "leaf"\nmodules = ["{leaf}"]\nwithin = ["{ROOT}"]\n'
+                f'\n[[contracts]]\nid = "c{index}"\ntype = "leaf"\nmodules = ["{leaf}"]\nwithin = '
+                f'["{ROOT}"]\n'
                 f"allow = [{', '.join(entries)}]\n"
             )
         else:
             if f"{ROOT}.sub" not in tree.modules:
                 continue
             parts.append(
-                f'\n[[contracts]]\nid = "c{index}"\ntype = "contained"\npackages = "{ROOT}.sub"\nwithin = "{ROOT}"\n'
+                f'\n[[contracts]]\nid = "c{index}"\ntype = "contained"\npackages = '
+                f'"{ROOT}.sub"\nwithin = "{ROOT}"\n'
             )
     if not parts:
         parts.append(
@@ -229,7 +234,8 @@ def configs(
     return header + "".join(parts), chosen
 
 
-# --------------------------------------------------------------------------- an independent reading
+# --------------------------------------------------------------------------- an independent
+# reading
 
 
 def imported_by_line(path: str, module: str, line: int, is_package: bool) -> set[str] | None:
@@ -330,7 +336,11 @@ def package_configs(draw, tree: Tree, containers: tuple[str, ...], kinds=ALL_KIN
         )
         if not pairs:
             return ""
-        return f'ignore_imports = {_toml_list(f"{a} -> {b}" for a, b in pairs)}\nunmatched_ignore_imports_alerting = "none"\n'
+        return (
+            "ignore_imports = "
+            f"{_toml_list(f'{a} -> {b}' for a, b in pairs)}\nunmatched_ignore_imports_alerting = "
+            '"none"\n'
+        )
 
     def distinct(options: list[str], count: int) -> list[str]:
         return draw(
@@ -346,29 +356,47 @@ def package_configs(draw, tree: Tree, containers: tuple[str, ...], kinds=ALL_KIN
             if draw(st.integers(0, 4)) == 0:
                 forbidden.append("json")
             body = (
-                f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = {_toml_list(forbidden)}\n'
-                + ignores()
+                f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = '
+                f"{_toml_list(forbidden)}\n" + ignores()
             )
         elif kind == "forbidden_direct":
             source, target = distinct(inner, 2)
-            body = f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = ["{target}"]\nallow_indirect_imports = true\n'
+            body = (
+                f'type = "forbidden"\nsource_modules = ["{source}"]\nforbidden_modules = '
+                f'["{target}"]\nallow_indirect_imports = true\n'
+            )
         elif kind == "leaf":
-            body = f'type = "leaf"\nmodules = ["{draw(st.sampled_from(inner))}"]\nwithin = ["{ROOT}"]\n'
+            body = (
+                f'type = "leaf"\nmodules = ["{draw(st.sampled_from(inner))}"]\nwithin = '
+                f'["{ROOT}"]\n'
+            )
         elif kind == "contained":
-            body = f'type = "contained"\npackages = "{draw(st.sampled_from(layer_packages))}"\nwithin = "{ROOT}"\n'
+            body = (
+                'type = "contained"\npackages = '
+                f'"{draw(st.sampled_from(layer_packages))}"\nwithin = "{ROOT}"\n'
+            )
         elif kind == "layers":
             order = draw(st.permutations(LAYERS))
             if containers:
-                body = f'type = "layers"\nlayers = {_toml_list(order)}\ncontainers = {_toml_list(containers)}\n'
+                body = (
+                    f'type = "layers"\nlayers = {_toml_list(order)}\ncontainers = '
+                    f"{_toml_list(containers)}\n"
+                )
             else:
-                body = f'type = "layers"\nlayers = {_toml_list(f"{ROOT}.{layer}" for layer in order)}\n'
+                body = (
+                    'type = "layers"\nlayers = '
+                    f"{_toml_list(f'{ROOT}.{layer}' for layer in order)}\n"
+                )
             body += ignores()
         elif kind == "independence":
             chosen = distinct(layer_packages + [f"{ROOT}.util"], draw(st.integers(2, 4)))
             body = f'type = "independence"\nmodules = {_toml_list(chosen)}\n' + ignores()
         elif kind == "protected":
             protected, allowed = distinct(layer_packages, 2)
-            body = f'type = "protected"\nprotected_modules = ["{protected}"]\nallowed_importers = ["{allowed}"]\n'
+            body = (
+                f'type = "protected"\nprotected_modules = ["{protected}"]\nallowed_importers = '
+                f'["{allowed}"]\n'
+            )
         elif kind == "acyclic_siblings":
             body = f'type = "acyclic_siblings"\nancestors = ["{draw(st.sampled_from(tops))}"]\n'
         parts.append(f'\n[[contracts]]\nid = "{kind}"\n{body}')

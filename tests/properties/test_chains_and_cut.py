@@ -60,7 +60,8 @@ class Problem:
         return {(a, b) for a, imported in self.imports.items() for b in imported}
 
     def is_chain(self, chain) -> bool:
-        """A real path from a source to a target, its interior outside sources, targets, excluded."""
+        """A real path from a source to a target, its interior outside sources, targets,
+        excluded."""
         return (
             len(chain) >= 2
             and chain[0] in self.sources

@@ -112,7 +112,8 @@ def assert_removing_every_cut_keeps_its_contract(
     after = {c["id"]: c for c in json_report(root)["contracts"]}
     for contract_id in cuts:
         assert after[contract_id]["verdict"] == "kept", (
-            f"{contract_id} is still broken once its cut is removed: {after[contract_id]['violations']}"
+            f"{contract_id} is still broken once its cut is removed: "
+            f"{after[contract_id]['violations']}"
         )
     for contract in before["contracts"]:
         if contract["verdict"] == "kept":
@@ -176,5 +177,6 @@ def test_removing_one_groups_cut_takes_that_pair_out_of_the_report(tmp_path, con
             f"{contract_id}: {group} is still broken once its cut is removed"
         )
         assert remaining <= set(groups), (
-            f"{contract_id}: removing the cut of {group} broke new pairs: {remaining - set(groups)}"
+            f"{contract_id}: removing the cut of {group} broke new pairs: "
+            f"{remaining - set(groups)}"
         )

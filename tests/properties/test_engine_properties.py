@@ -157,7 +157,10 @@ def test_name_level_allowance_hides_only_the_names_it_lists(tree, data):
     leaf = data.draw(st.sampled_from(inner))
     module = data.draw(st.sampled_from(inner))
     name = data.draw(st.sampled_from(["X", "Y"]))
-    base = f'root_packages = ["{ROOT}"]\nsource_roots = ["src"]\n\n[[contracts]]\nid = "leaf"\ntype = "leaf"\nmodules = ["{leaf}"]\nwithin = ["{ROOT}"]\n'
+    base = (
+        f'root_packages = ["{ROOT}"]\nsource_roots = ["src"]\n\n[[contracts]]\nid = "leaf"\ntype '
+        f'= "leaf"\nmodules = ["{leaf}"]\nwithin = ["{ROOT}"]\n'
+    )
     allowed = base + f'allow = [{{ module = "{module}", names = ["{name}"] }}]\n'
     note(allowed)
     without = decide(tree, base)

@@ -1,4 +1,5 @@
-"""Differential property: `forbidden` with only import-linter's options gives lint-imports' verdict.
+"""Differential property: `forbidden` with only import-linter's options gives lint-imports'
+verdict.
 
 lint-imports runs in a subprocess, so this property draws fewer examples than the others
 (a third of the profile's)."""
@@ -37,7 +38,8 @@ def test_forbidden_verdict_equals_lint_imports(tree, data):
     as_packages = data.draw(st.booleans())
     options = (
         f'source_modules = ["{source}"]\nforbidden_modules = ["{target}"]\n'
-        f"allow_indirect_imports = {str(indirect).lower()}\nas_packages = {str(as_packages).lower()}\n"
+        f"allow_indirect_imports = {str(indirect).lower()}\nas_packages = "
+        f"{str(as_packages).lower()}\n"
     )
     contract = f'\n[[{{prefix}}contracts]]\nname = "c"\ntype = "forbidden"\n{options}'
     ours_config = (

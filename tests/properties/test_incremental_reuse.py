@@ -46,7 +46,8 @@ SETTINGS = settings(
 class Stmt:
     """One import statement. `form`: import, import_as, from_mod (`from parent import last`),
     from_name (`from target import NAMES`), multi (parenthesised, over several lines), rel
-    (`from <target> import NAMES`, target relative: ".", "..", ".b", "..lo"), ext (`import json`)."""
+    (`from <target> import NAMES`, target relative: ".", "..", ".b", "..lo"), ext (`import
+    json`)."""
 
     form: str
     target: str
@@ -316,7 +317,8 @@ def draw_forbidden(draw, tree: Tree, ident: str) -> str:
             st.lists(st.sampled_from(NAMES + ("a", "b")), min_size=1, max_size=2, unique=True)
         )
         lines.append(
-            f'allow = [{{ importer = "{importer}", module = "{module}", names = {_toml_list(names)} }}]'
+            f'allow = [{{ importer = "{importer}", module = "{module}", names = '
+            f"{_toml_list(names)} }}]"
         )
     return "\n".join(lines)
 
@@ -594,7 +596,8 @@ class Editor:
             return f"{edit}: {path} -> {new}"
         if (
             edit == "to_package"
-        ):  # app/mid/c.py -> app/mid/c/__init__.py: the same module, its relative imports read anew
+            # app/mid/c.py -> app/mid/c/__init__.py: the same module, its relative imports read anew
+        ):
             if not leaves:
                 return self.apply(draw, "add_module")
             path = draw(st.sampled_from(leaves))
@@ -806,7 +809,8 @@ def test_an_import_no_chain_of_a_contract_reaches_keeps_its_cached_verdict(proje
     assert "src/app/lo/b.py:1: LY011 app.lo.b imports app.hi.a" in first.stdout
     assert cached_results(project.root)["results"][0]["verdict"] == "broken"
     mark_first_verdict(project.root, "kept")
-    # app.hi reaches app.mid.a and app.lo.a, never app.lo.b: this import is on no chain of hi-no-lo,
+    # app.hi reaches app.mid.a and app.lo.a, never app.lo.b: this import is on no chain of
+    # hi-no-lo,
     # and it is a new violation of the layers contract.
     (project.root / "src/app/lo/b.py").write_text(
         "from app.hi import a\nfrom app.mid import b\n\nX = 1\n"
@@ -830,7 +834,8 @@ def test_an_import_no_chain_of_a_contract_reaches_keeps_its_cached_verdict(proje
     assert (again.returncode, again.stdout) == (fresh.returncode, fresh.stdout)
 
 
-# --------------------------------------------------------------------------- found by the properties
+# --------------------------------------------------------------------------- found by the
+# properties
 # Each is the smallest reproduction of a discrepancy the properties found: a cached run that does
 # not print what a `--no-cache` run of the same tree prints.
 
@@ -960,7 +965,8 @@ def test_an_external_import_added_before_a_run_of_other_contracts_is_seen(projec
 
 @pytest.mark.xfail(
     strict=False,
-    reason="grimp scans in parallel and raises the syntax error of whichever file it meets first; not the cache's doing",
+    reason="grimp scans in parallel and raises the syntax error of whichever file it meets first; "
+    "not the cache's doing",
 )
 def test_two_unreadable_files_are_reported_alike_run_after_run(project):
     """Not the cache's doing, but it makes a cached report differ from an uncached one: with two
@@ -977,7 +983,8 @@ def test_two_unreadable_files_are_reported_alike_run_after_run(project):
             "contracts.toml": ONE_CONTRACT.format(
                 ident="layers", kind="layers", options='layers = ["app.hi", "app.lo"]'
             )
-            + '\n[[contracts]]\nid = "ind"\ntype = "independence"\nmodules = ["app.hi", "app.lo"]\n',
+            + '\n[[contracts]]\nid = "ind"\ntype = "independence"\nmodules = ["app.hi", '
+            '"app.lo"]\n',
         }
     )
     outputs = {project.check("--no-cache").stdout for _ in range(8)}
@@ -1041,11 +1048,15 @@ def test_the_warnings_of_a_json_report_come_in_the_contracts_order(project):
             "contracts.toml": ONE_CONTRACT.format(
                 ident="direct",
                 kind="forbidden",
-                options='source_modules = ["app.lo"]\nforbidden_modules = ["app.hi"]\nallow_indirect_imports = true\n'
-                'ignore_imports = ["app.hi.a -> app.lo.a"]\nunmatched_ignore_imports_alerting = "warn"',
+                options='source_modules = ["app.lo"]\nforbidden_modules = '
+                '["app.hi"]\nallow_indirect_imports = true\n'
+                'ignore_imports = ["app.hi.a -> app.lo.a"]\nunmatched_ignore_imports_alerting = '
+                '"warn"',
             )
-            + '\n[[contracts]]\nid = "chains"\ntype = "forbidden"\nsource_modules = ["app.hi"]\nforbidden_modules = ["app.lo"]\n'
-            'ignore_imports = ["app.lo.a -> app.hi.a"]\nunmatched_ignore_imports_alerting = "warn"\n',
+            + '\n[[contracts]]\nid = "chains"\ntype = "forbidden"\nsource_modules = '
+            '["app.hi"]\nforbidden_modules = ["app.lo"]\n'
+            'ignore_imports = ["app.lo.a -> app.hi.a"]\nunmatched_ignore_imports_alerting = '
+            '"warn"\n',
         }
     )
     cached = json.loads(project.check("--format", "json").stdout)["warnings"]
@@ -1069,7 +1080,8 @@ def test_a_forbidden_name_of_an_unreadable_module_is_an_error_not_a_crash(projec
             "contracts.toml": ONE_CONTRACT.format(
                 ident="names",
                 kind="forbidden",
-                options='source_modules = ["app.hi"]\nforbidden_modules = ["app.mid"]\nforbidden_names = [{ module = "app.lo.a", names = ["X"] }]',
+                options='source_modules = ["app.hi"]\nforbidden_modules = '
+                '["app.mid"]\nforbidden_names = [{ module = "app.lo.a", names = ["X"] }]',
             ),
         }
     )

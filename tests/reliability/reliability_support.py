@@ -49,7 +49,8 @@ allow_indirect_imports = {"true" if indirect else "false"}
 
 
 class Outcome:
-    """A finished `layering check`: its exit code and output, checked for tracebacks on creation."""
+    """A finished `layering check`: its exit code and output, checked for tracebacks on
+    creation."""
 
     def __init__(self, result, codes: tuple[int, ...] = (0, 1, 2)) -> None:
         self.code = result.returncode
@@ -208,7 +209,8 @@ def _fails_to_bind(options: dict) -> str | None:
 
 def _drop_file_capabilities(prctl) -> None:
     """In the child, before it runs the interpreter: take CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH
-    out of its bounding set, so that root, once it runs the interpreter, has neither (`prctl(2)`)."""
+    out of its bounding set, so that root, once it runs the interpreter, has neither
+    (`prctl(2)`)."""
     for capability in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH):
         if prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
             error = ctypes.get_errno()

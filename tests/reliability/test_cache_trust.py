@@ -94,7 +94,8 @@ def test_lines_moved_while_a_run_reads_them_are_read_again(project):
     assert "src/app/mid.py:4:" in same_as_uncached(project)
 
 
-# --------------------------------------------------------------------------- damaged and forged files
+# --------------------------------------------------------------------------- damaged and forged
+# files
 
 
 BROKEN_PACKAGE = {**PACKAGE, "src/app/mid.py": "from app.lo import b\nX = 1\n"}
@@ -209,12 +210,13 @@ def test_verify_cache_names_a_forged_verdict(project):
     assert verified.returncode == 2
     assert verified.stdout == expected.stdout  # the report of a run without the cache
     assert (
-        "layering: error: cache entry disagrees: .layering_cache: the cached result of contract 'hi-not-lo' is KEPT; "
+        "layering: error: cache entry disagrees: .layering_cache: the cached result of contract "
+        "'hi-not-lo' is KEPT; "
         "decided without the cache it is BROKEN\n"
     ) in verified.stderr
     assert (
-        "layering: error: 1 cache entry disagrees with the files; remove the cache directory, and find who wrote it\n"
-        in verified.stderr
+        "layering: error: 1 cache entry disagrees with the files; remove the cache directory, and "
+        "find who wrote it\n" in verified.stderr
     )
 
 
@@ -233,12 +235,14 @@ def test_verify_cache_names_a_forged_reading_and_file_state(project):
     verified = project.check("--verify-cache")
     assert verified.returncode == 2, verified.stderr
     assert (
-        "layering: error: cache entry disagrees: .layering_cache/grimp/imports.marshal: src/app/mid.py is held with imports grimp does not read from it (0 held, 1 read)\n"
+        "layering: error: cache entry disagrees: .layering_cache/grimp/imports.marshal: "
+        "src/app/mid.py is held with imports grimp does not read from it (0 held, 1 read)\n"
         in verified.stderr
     )
     assert (
-        "layering: error: cache entry disagrees: .layering_cache/manifest.marshal: src/app/hi/a.py is held unchanged with digest 00000000000000000000000000000000, but its content's is "
-        in verified.stderr
+        "layering: error: cache entry disagrees: .layering_cache/manifest.marshal: "
+        "src/app/hi/a.py is held unchanged with digest 00000000000000000000000000000000, but its "
+        "content's is " in verified.stderr
     )
 
 
@@ -258,7 +262,8 @@ def test_verify_cache_needs_a_cache(project):
     assert both.returncode == 2 and "not allowed with argument" in both.stderr
 
 
-# --------------------------------------------------------------------------- where the cache may write
+# --------------------------------------------------------------------------- where the cache may
+# write
 
 
 @pytest.mark.parametrize(
@@ -271,7 +276,8 @@ def test_verify_cache_needs_a_cache(project):
         ),
         (
             '".."',
-            "'cache_dir' = '..' is this file's directory or holds it: the cache would mark it ignored by git",
+            "'cache_dir' = '..' is this file's directory or holds it: the cache would mark it "
+            "ignored by git",
         ),
         (
             '"src"',
@@ -348,7 +354,10 @@ def test_a_run_that_read_two_contents_of_a_file_keeps_no_verdict(project):
     # changed mid.py's imports elsewhere, which leaves the chains through it as they were).
     mid = "from app.lo import b\nfrom app import hi\n\n\ndef f():\n    from app.lo import b\n"
     project.write({**PACKAGE, "src/app/hi/a.py": "from app import mid\n", "src/app/mid.py": mid})
-    saved = "from app.lo import b\nfrom app.hi import (\n    a,\n)\n\n\ndef f():\n    from app.lo import b\n"
+    saved = (
+        "from app.lo import b\nfrom app.hi import (\n    a,\n)\n\n\ndef f():\n    from app.lo "
+        "import b\n"
+    )
     during = check_with_edit_during(
         project.root,
         "scanned",

@@ -37,25 +37,25 @@ def test_configuration_path_that_is_a_directory(run, project):
     result = run(PACKAGE, "--config", "adir")
     assert result.code == 2
     assert (
-        "layering: error: argument --config: adir is a directory: name the configuration file in it"
-        in result.err
+        "layering: error: argument --config: adir is a directory: name the configuration file in "
+        "it" in result.err
     )
 
 
 def test_every_wrong_type_of_the_run_options_at_once(run):
     text = (
-        'root_packages = ["app"]\nsource_roots = 5\nexclude_type_checking_imports = "yes"\ncache_dir = 3\n'
-        + DIRECT
+        'root_packages = ["app"]\nsource_roots = 5\nexclude_type_checking_imports = '
+        '"yes"\ncache_dir = 3\n' + DIRECT
     )
     result = run({**PACKAGE, "contracts.toml": text})
     assert result.code == 2
     assert (
-        "contracts.toml:2: error: 'source_roots' must be a string or a non-empty list of strings, got a number (5)"
-        in result.err
+        "contracts.toml:2: error: 'source_roots' must be a string or a non-empty list of strings, "
+        "got a number (5)" in result.err
     )
     assert (
-        "contracts.toml:3: error: 'exclude_type_checking_imports' must be true or false, got a string ('yes')"
-        in result.err
+        "contracts.toml:3: error: 'exclude_type_checking_imports' must be true or false, got a "
+        "string ('yes')" in result.err
     )
     assert (
         "contracts.toml:4: error: 'cache_dir' must be a path or false, got a number (3)"
@@ -85,25 +85,25 @@ def test_contract_option_of_the_wrong_type(run):
     result = run({**PACKAGE, "contracts.toml": text})
     assert result.code == 2
     assert (
-        "contracts.toml:10: error: contract 'forbidden #1', option 'as_packages': expected true or false, got 'maybe'"
-        in result.err
+        "contracts.toml:10: error: contract 'forbidden #1', option 'as_packages': expected true "
+        "or false, got 'maybe'" in result.err
     )
 
 
 def test_module_lists_of_the_wrong_type_and_bad_patterns(run):
     text = (
-        HEADER
-        + '\n[[contracts]]\ntype = "forbidden"\nsource_modules = 3\nforbidden_modules = ["app..b"]\n'
+        HEADER + '\n[[contracts]]\ntype = "forbidden"\nsource_modules = 3\nforbidden_modules = '
+        '["app..b"]\n'
     )
     result = run({**PACKAGE, "contracts.toml": text})
     assert result.code == 2
     assert (
-        "contracts.toml:6: error: contract 'forbidden #1', option 'source_modules': expected a list of strings, got 3"
-        in result.err
+        "contracts.toml:6: error: contract 'forbidden #1', option 'source_modules': expected a "
+        "list of strings, got 3" in result.err
     )
     assert (
-        "contracts.toml:7: error: contract 'forbidden #1', option 'forbidden_modules': 'app..b' is not a module pattern"
-        in result.err
+        "contracts.toml:7: error: contract 'forbidden #1', option 'forbidden_modules': 'app..b' "
+        "is not a module pattern" in result.err
     )
 
 
@@ -152,8 +152,8 @@ def test_wildcard_pattern_that_matches_nothing(run):
     result = run({**PACKAGE, "contracts.toml": text})
     assert result.code == 2
     assert (
-        "contracts.toml:6: error: contract 'leaf #1': 'app.*.x' in 'modules' matches no module in the package app"
-        in result.err
+        "contracts.toml:6: error: contract 'leaf #1': 'app.*.x' in 'modules' matches no module in "
+        "the package app" in result.err
     )
     assert "cannot fail: fix or remove it" in result.err
 
@@ -162,8 +162,8 @@ def test_source_pattern_that_matches_nothing_in_a_graph_contract(run):
     result = run({**PACKAGE, "contracts.toml": HEADER + forbidden("app.nothing", "app.b")})
     assert result.code == 2
     assert (
-        "contracts.toml:7: error: contract 'forbidden #1': 'app.nothing' in 'source_modules' matches no module"
-        in result.err
+        "contracts.toml:7: error: contract 'forbidden #1': 'app.nothing' in 'source_modules' "
+        "matches no module" in result.err
     )
 
 
@@ -187,7 +187,10 @@ def test_allowance_naming_a_module_that_does_not_exist_is_stale(run):
 
 
 def test_allowance_naming_a_name_that_is_not_imported_is_stale(run):
-    allow = 'allow = [{ importer = "app.a", module = "app", names = ["b", "zzz"] }, { importer = "app.a", module = "app", names = ["zzz"] }]\n'
+    allow = (
+        'allow = [{ importer = "app.a", module = "app", names = ["b", "zzz"] }, { importer = '
+        '"app.a", module = "app", names = ["zzz"] }]\n'
+    )
     result = run(
         {
             **PACKAGE,
@@ -199,7 +202,8 @@ def test_allowance_naming_a_name_that_is_not_imported_is_stale(run):
         "allowance 'app.a -> app (zzz)' matches no import: remove it (allowances only shrink)"
         in result.out
     )
-    # It excused `from app import b`: only its name 'zzz' is stale (allowances shrink name by name).
+    # It excused `from app import b`: only its name 'zzz' is stale (allowances shrink name by
+    # name).
     assert (
         "allowance 'app.a -> app (b, zzz)': no import takes 'zzz' any more: remove the name"
         in result.out
@@ -212,8 +216,8 @@ def test_stale_allowance_in_a_graph_contract(run):
     result = run({**PACKAGE, "contracts.toml": text})
     assert result.code == 1
     assert (
-        "  1 chain from app.c to app.b; removing this import cuts it:\n  src/app/a.py:1: LY002 app.a imports app.b\n"
-        in result.out
+        "  1 chain from app.c to app.b; removing this import cuts it:\n  src/app/a.py:1: LY002 "
+        "app.a imports app.b\n" in result.out
     )
     assert (
         "contracts.toml:10: LY030 allowance 'app.c -> app.nothing' matches no import: remove it"
@@ -254,8 +258,8 @@ def test_both_configurations_present_the_contracts_file_is_the_one_used(run):
     result = run({**PACKAGE, "contracts.toml": HEADER + DIRECT, "pyproject.toml": pyproject})
     assert result.code == 1
     assert (
-        "warning: using contracts.toml; [tool.layering] in pyproject.toml of the same directory is ignored (remove one of them)"
-        in result.err
+        "warning: using contracts.toml; [tool.layering] in pyproject.toml of the same directory "
+        "is ignored (remove one of them)" in result.err
     )
     assert "[f] BROKEN" in result.out
     assert "from-pyproject" not in result.out
@@ -296,8 +300,8 @@ def test_a_line_separator_in_a_toml_comment_or_string_moves_no_line_number(run):
     result = run({**PACKAGE, "contracts.toml": text.encode()})
     assert result.code == 1
     assert (
-        f"contracts.toml:{line_of(text, entry)}: LY030 allowance 'app.a -> app.c' matches no import"
-        in result.out
+        f"contracts.toml:{line_of(text, entry)}: LY030 allowance 'app.a -> app.c' matches no "
+        "import" in result.out
     )
     misspelled = text + "alow = []\n"
     result = run({**PACKAGE, "contracts.toml": misspelled.encode()})
@@ -317,7 +321,8 @@ def test_a_line_separator_in_an_ini_comment_moves_no_line_number(run):
     text = (
         "[importlinter]\nroot_package = app\n"
         f"; {INI_LINE_SEPARATORS.join('abcdefghi')}\n\n"
-        "[importlinter:contract:one]\nname = a does not import c\ntype = forbidden\nsource_modules = app.a\nforbidden_modules = app.c\n"
+        "[importlinter:contract:one]\nname = a does not import c\ntype = "
+        "forbidden\nsource_modules = app.a\nforbidden_modules = app.c\n"
         f"# {INI_LINE_SEPARATORS.join('abcdefghi')}\n"
         "ignore_imports =\n    app.a -> app.c\n"
     )
@@ -325,6 +330,6 @@ def test_a_line_separator_in_an_ini_comment_moves_no_line_number(run):
     assert result.code == 1
     entry = "    app.a -> app.c"
     assert (
-        f".importlinter:{line_of(text, entry)}: LY030 ignored import 'app.a -> app.c' matches no import"
-        in result.out
+        f".importlinter:{line_of(text, entry)}: LY030 ignored import 'app.a -> app.c' matches no "
+        "import" in result.out
     )

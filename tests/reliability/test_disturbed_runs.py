@@ -85,7 +85,8 @@ def test_a_module_deleted_after_the_walk_stops_the_run_with_a_located_error(tmp_
     assert result.code == 2, result
     assert result.out.splitlines()[1:3] == [
         "forbidden #1 [f] ERROR",
-        "  src/app/b.py: LY040 was deleted while layering read the package (after its walk, before grimp read it); "
+        "  src/app/b.py: LY040 was deleted while layering read the package (after its walk, "
+        "before grimp read it); "
         "run layering again to decide this contract on the tree as it is now",
     ], result
     if not cache:
@@ -130,7 +131,8 @@ def test_a_report_that_cannot_be_written_is_one_line_and_exit_2(tmp_path, args):
     assert result.code == 2, result
     assert (
         result.err
-        == "layering: error: cannot write to standard output (No space left on device); the report is lost\n"
+        == "layering: error: cannot write to standard output (No space left on device); the "
+        "report is lost\n"
     )
 
 
@@ -183,7 +185,8 @@ def test_ctrl_c_while_grimp_scans_is_one_line_and_exit_130_every_time(tmp_path):
 
 SLEEPS = {
     "src/app/__init__.py": "",
-    "src/app/slow.py": "import os, time\nwith open(os.environ['PID_FILE'], 'w') as f:\n    f.write(str(os.getpid()))\ntime.sleep(120)\n",
+    "src/app/slow.py": "import os, time\nwith open(os.environ['PID_FILE'], 'w') as f:\n    "
+    "f.write(str(os.getpid()))\ntime.sleep(120)\n",
 }
 
 

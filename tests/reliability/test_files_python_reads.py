@@ -65,8 +65,10 @@ def test_a_package_beside_a_module_of_its_name_is_what_the_graph_reads(project, 
     assert "[hi-probe] BROKEN" in result.stdout  # and so does Python
     assert "src/app/mid.py:" not in result.stdout
     warning = (
-        "layering: warning: src/app/mid.py: never imported: Python imports 'app.mid' from the package "
-        "src/app/mid/__init__.py beside it, and so does layering (grimp would read this file); rename or remove one of them\n"
+        "layering: warning: src/app/mid.py: never imported: Python imports 'app.mid' from the "
+        "package "
+        "src/app/mid/__init__.py beside it, and so does layering (grimp would read this file); "
+        "rename or remove one of them\n"
     )
     assert result.stderr.count(warning) == 1, result.stderr
 
@@ -96,7 +98,8 @@ def test_a_directory_beside_a_module_of_its_name_is_out_of_reach(project):
             "src/app/__init__.py": "",
             "src/app/hi.py": "from app import mid\n",
             "src/app/mid.py": "",
-            "src/app/mid/b.py": "from app.lo import b\n",  # app.mid is the module mid.py: Python cannot import app.mid.b
+            # app.mid is the module mid.py: Python cannot import app.mid.b
+            "src/app/mid/b.py": "from app.lo import b\n",
             "src/app/lo/__init__.py": "",
             "src/app/lo/b.py": "",
             "contracts.toml": FORBIDDEN,
@@ -105,8 +108,9 @@ def test_a_directory_beside_a_module_of_its_name_is_out_of_reach(project):
     result = project.check()
     assert result.returncode == 0, result.stdout + result.stderr
     assert (
-        "layering: warning: src/app/mid/: hidden by the module src/app/mid.py: Python imports that file as 'app.mid', so no module in this directory can be imported (rename one of them)\n"
-        in result.stderr
+        "layering: warning: src/app/mid/: hidden by the module src/app/mid.py: Python imports "
+        "that file as 'app.mid', so no module in this directory can be imported (rename one of "
+        "them)\n" in result.stderr
     )
 
 
@@ -119,7 +123,8 @@ def test_modules_in_a_directory_without_init_inside_a_regular_package_are_in_the
             "src/app/__init__.py": "",
             "src/app/hi/__init__.py": "",
             "src/app/hi/a.py": "import app.portion.m\n",
-            "src/app/portion/m.py": "from ..lo import b\n",  # app.portion is a namespace package: Python imports app.portion.m
+            # app.portion is a namespace package: Python imports app.portion.m
+            "src/app/portion/m.py": "from ..lo import b\n",
             "src/app/templates/page.html": "",  # a directory that holds no module stays out
             "src/app/lo/__init__.py": "",
             "src/app/lo/b.py": "",
@@ -133,7 +138,10 @@ def test_modules_in_a_directory_without_init_inside_a_regular_package_are_in_the
     assert "[hi-probe] BROKEN" in result.stdout
     assert (
         result.stderr.count(
-            "layering: warning: src/app/portion/: no __init__.py inside the regular package 'app': Python imports its modules as the namespace package 'app.portion', and so does layering (grimp and import-linter leave them out); add an __init__.py to make it a regular package\n"
+            "layering: warning: src/app/portion/: no __init__.py inside the regular package "
+            "'app': Python imports its modules as the namespace package 'app.portion', and so "
+            "does layering (grimp and import-linter leave them out); add an __init__.py to make "
+            "it a regular package\n"
         )
         == 1
     )

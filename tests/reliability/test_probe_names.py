@@ -29,7 +29,8 @@ def test_text_that_is_not_a_module_name_is_a_located_configuration_error(run, pr
     line = next(number for number, text in enumerate(config.splitlines(), 1) if INJECTED in text)
     assert result.code == 2, result
     assert result.err.startswith(
-        f"contracts.toml:{line}: error: contract 'probe #1': '{INJECTED}' in '{option}' is not a dotted module name"
+        f"contracts.toml:{line}: error: contract 'probe #1': '{INJECTED}' in '{option}' is not a "
+        "dotted module name"
     ), result
     assert "hint: write the module's name as an import statement names it" in result.err
     assert not (project.root / "ran").exists()
@@ -46,7 +47,8 @@ def test_a_wildcard_that_matches_a_file_no_import_can_name_is_refused(run):
     result = run({**DJANGO_STYLE, "contracts.toml": HEADER + probe('["app.**"]', '["json"]')})
     assert result.code == 2, result
     assert (
-        "contracts.toml:7: error: contract 'probe #1': 'app.**' in 'modules' matches app.migrations.0001_initial, "
+        "contracts.toml:7: error: contract 'probe #1': 'app.**' in 'modules' matches "
+        "app.migrations.0001_initial, "
         "whose name is not a dotted Python name, so no probe can import it"
     ) in result.err, result
 
@@ -64,6 +66,6 @@ def test_a_forbidden_wildcard_with_no_module_a_probe_can_name_is_refused(run):
     )
     assert result.code == 2, result
     assert (
-        "contracts.toml:8: error: contract 'probe #1': 'app.migrations.*' in 'forbidden' matches only modules"
-        in result.err
+        "contracts.toml:8: error: contract 'probe #1': 'app.migrations.*' in 'forbidden' matches "
+        "only modules" in result.err
     ), result

@@ -276,7 +276,8 @@ def running(pid: int) -> bool:
 
 
 def gone_within(pids: list[int], seconds: float) -> list[int]:
-    """Those of `pids` still running after `seconds` (each killed then, not to outlive the test)."""
+    """Those of `pids` still running after `seconds` (each killed then, not to outlive the
+    test)."""
     deadline = time.monotonic() + seconds
     while any(running(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -330,7 +331,8 @@ def outside(paths: list[str], cache: str, before: dict[str, tuple]) -> list[str]
     ]
 
 
-# --------------------------------------------------------------------------- the layering process, audited
+# --------------------------------------------------------------------------- the layering process,
+# audited
 
 AUDITED = r"""
 import json, os, sys
@@ -475,7 +477,8 @@ def strace_missing() -> str | None:
 
 
 def _split(args: str) -> list[str]:
-    """strace's argument text split at its top-level commas (not inside quotes, brackets, braces)."""
+    """strace's argument text split at its top-level commas (not inside quotes, brackets,
+    braces)."""
     parts, depth, quoted, current, i = [], 0, False, [], 0
     while i < len(args):
         c = args[i]
@@ -579,7 +582,8 @@ MARKED = {
     "src/shop/api/__init__.py": "",
     "src/shop/api/views.py": "from shop.domain import orders\nimport extpkg.sub\norders.helper()\n",
     "src/shop/domain/__init__.py": "",
-    "src/shop/domain/orders.py": "import shop.db.models\nfrom shop.domain import _rules\n\ndef helper():\n    pass\n",
+    "src/shop/domain/orders.py": "import shop.db.models\nfrom shop.domain import _rules\n\ndef "
+    "helper():\n    pass\n",
     "src/shop/domain/_rules.py": "",
     "src/shop/db/__init__.py": "",
     "src/shop/db/models.py": "",
@@ -773,9 +777,12 @@ def test_a_syntax_error_in_a_function_body_is_left_to_the_graph_contracts(tmp_pa
             "src/app/__init__.py": "",
             "src/app/a.py": "import app.heavy\n\ndef f():\n    x = (\n",
             "src/app/heavy.py": "",
-            "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n'
-            '\n[[contracts]]\nid = "loads"\ntype = "loads"\nmodules = ["app.a"]\nforbidden = ["app.heavy"]\n'
-            '\n[[contracts]]\nid = "graph"\ntype = "forbidden"\nsource_modules = ["app.a"]\nforbidden_modules = ["app.heavy"]\n',
+            "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = '
+            "false\n"
+            '\n[[contracts]]\nid = "loads"\ntype = "loads"\nmodules = ["app.a"]\nforbidden = '
+            '["app.heavy"]\n'
+            '\n[[contracts]]\nid = "graph"\ntype = "forbidden"\nsource_modules = '
+            '["app.a"]\nforbidden_modules = ["app.heavy"]\n',
         },
     )
     result = layering_run(root, "check", env=environment(tmp_path))
@@ -788,7 +795,8 @@ def test_a_syntax_error_in_a_function_body_is_left_to_the_graph_contracts(tmp_pa
 @pytest.mark.parametrize("how", ["layering command", "python -P -m layering"])
 def test_the_layering_command_never_has_the_working_directory_on_its_path(tmp_path, how):
     """SECURITY.md: "the `layering` command never has it [the working directory] there. (Python's
-    own start-up for `-m` comes before layering runs: `python -P -m layering` (Python 3.11+) and the
+    own start-up for `-m` comes before layering runs: `python -P -m layering` (Python 3.11+) and
+    the
     `layering` command leave the working directory off the path from the start.)"
 
     The working directory holds files named like modules layering imports (of the standard
@@ -808,7 +816,8 @@ def test_the_layering_command_never_has_the_working_directory_on_its_path(tmp_pa
             "app/__init__.py": "",
             "app/a.py": "from app import b\n",
             "app/b.py": "",
-            "contracts.toml": 'root_packages = ["app"]\ncache_dir = false\n[[contracts]]\nid = "f"\ntype = "forbidden"\n'
+            "contracts.toml": 'root_packages = ["app"]\ncache_dir = false\n[[contracts]]\nid = '
+            '"f"\ntype = "forbidden"\n'
             'source_modules = ["app.a"]\nforbidden_modules = ["app.b"]\n',
         },
     )
@@ -867,7 +876,8 @@ runpy.run_module("layering", run_name="__main__", alter_sys=True)
 """`layering ARGS` with every probe in a fresh interpreter (the way without a fork server)."""
 
 SHELL_WORDS = "$(touch {marker}) `touch {marker}`; touch {marker} && echo done"
-"""An `env` value a shell would run (quotes balanced: a shell that cannot parse it runs none of it)."""
+"""An `env` value a shell would run (quotes balanced: a shell that cannot parse it runs none of
+it)."""
 
 
 def probe_project(root: Path, module: str, text: str, **options: str) -> str:
@@ -975,7 +985,8 @@ def test_a_configured_python_is_run_for_its_version_then_as_the_probe_child(tmp_
     write(
         root,
         {
-            "bin/python": f"#!/bin/sh\nprintf '%s\\037' \"$@\" >> {log}\nprintf '\\n' >> {log}\nexec {sys.executable} \"$@\"\n"
+            "bin/python": f"#!/bin/sh\nprintf '%s\\037' \"$@\" >> {log}\nprintf '\\n' >> "
+            f'{log}\nexec {sys.executable} "$@"\n'
         },
     )
     wrapper.chmod(0o755)
@@ -1065,7 +1076,8 @@ def test_a_probe_that_times_out_has_its_whole_process_group_killed(tmp_path, mod
 )
 def test_a_probe_contract_with_a_name_that_is_not_one_starts_no_child(tmp_path, option, value):
     """SECURITY.md: "Every module name, stub name, setup entry and forbidden pattern of a probe is
-    validated as a dotted identifier (or a `*`/`**` module pattern) before any child starts"; `env`:
+    validated as a dotted identifier (or a `*`/`**` module pattern) before any child starts";
+    `env`:
     "each name is checked (letters, digits and `_`; `PYTHON*` names are refused [...])".
 
     The contract's module is fine and writes a marker when imported; one entry of one option is
@@ -1177,15 +1189,18 @@ EDITS = {
         ("prune",),
         "contracts.toml",
         {
-            "contracts.toml": 'root_packages = ["app"]\ncache_dir = false\n\n[[contracts]]\nid = "f"\ntype = "forbidden"\n'
-            'source_modules = ["app.a"]\nforbidden_modules = ["app.b"]\nallow = ["app.a -> app.b"]  # stale\n'
+            "contracts.toml": 'root_packages = ["app"]\ncache_dir = false\n\n[[contracts]]\nid = '
+            '"f"\ntype = "forbidden"\n'
+            'source_modules = ["app.a"]\nforbidden_modules = ["app.b"]\nallow = ["app.a -> '
+            'app.b"]  # stale\n'
         },
     ),
     "baseline": (
         ("baseline",),
         "contracts.toml",
         {
-            "contracts.toml": 'root_packages = ["app"]\ncache_dir = false\n\n[[contracts]]\nid = "f"\ntype = "forbidden"\n'
+            "contracts.toml": 'root_packages = ["app"]\ncache_dir = false\n\n[[contracts]]\nid = '
+            '"f"\ntype = "forbidden"\n'
             'source_modules = ["app.b"]\nforbidden_modules = ["app.a"]\n'
         },
     ),
@@ -1193,7 +1208,8 @@ EDITS = {
         ("migrate", ".importlinter", "--to", "pyproject.toml"),
         "pyproject.toml",
         {
-            ".importlinter": "[importlinter]\nroot_package = app\n\n[importlinter:contract:f]\nname = F\ntype = forbidden\n"
+            ".importlinter": "[importlinter]\nroot_package = "
+            "app\n\n[importlinter:contract:f]\nname = F\ntype = forbidden\n"
             "source_modules = app.a\nforbidden_modules = app.c\n",
             "pyproject.toml": '[project]\nname = "app"\n',
         },
@@ -1259,8 +1275,10 @@ def test_a_cache_dir_that_holds_a_source_root_is_refused(tmp_path):
         {
             "lib/src/app/__init__.py": "",
             "lib/src/app/a.py": "import json\n",
-            "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["lib/src"]\ncache_dir = "lib"\n\n[[contracts]]\n'
-            'id = "f"\ntype = "forbidden"\nsource_modules = ["app.a"]\nforbidden_modules = ["json"]\n',
+            "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["lib/src"]\ncache_dir = '
+            '"lib"\n\n[[contracts]]\n'
+            'id = "f"\ntype = "forbidden"\nsource_modules = ["app.a"]\nforbidden_modules = '
+            '["json"]\n',
         },
     )
     env = environment(tmp_path)
@@ -1282,7 +1300,8 @@ HI_LO = {
     "src/app/mid.py": "from app.lo import b\nX = 1\n",
     "src/app/lo/__init__.py": "",
     "src/app/lo/b.py": "Y = 2\n",
-    "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["src"]\n\n[[contracts]]\nid = "hi-not-lo"\n'
+    "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["src"]\n\n[[contracts]]\nid = '
+    '"hi-not-lo"\n'
     'type = "forbidden"\nsource_modules = ["app.hi"]\nforbidden_modules = ["app.lo"]\n',
 }
 """A package that breaks its contract through `app.mid`: a cache that said otherwise would show."""
@@ -1408,11 +1427,15 @@ def test_configuration_text_is_never_evaluated(tmp_path):
     write(root, {"src/app/__init__.py": "", "src/app/a.py": "import json\n"})
     values = [code, fmt, shell]
     toml_contracts = "".join(
-        f'\n[[contracts]]\nid = {json.dumps(value)}\nname = {json.dumps(value)}\ntype = "forbidden"\n'
+        f"\n[[contracts]]\nid = {json.dumps(value)}\nname = {json.dumps(value)}\ntype = "
+        '"forbidden"\n'
         f"source_modules = [{json.dumps(value)}]\nforbidden_modules = [{json.dumps(value)}]\n"
-        f'allow = [{json.dumps(value + " -> app.a")}, {{ importer = "app.a", module = {json.dumps(value)}, names = [{json.dumps(value)}] }}]\n'
-        f'\n[[contracts]]\nname = {json.dumps("probe " + value)}\ntype = "probe"\nmodules = [{json.dumps(value)}]\n'
-        f"forbidden = [{json.dumps(value)}]\nstub = [{json.dumps(value)}]\nsetup = [{json.dumps(value)}]\n"
+        f'allow = [{json.dumps(value + " -> app.a")}, {{ importer = "app.a", module = '
+        f"{json.dumps(value)}, names = [{json.dumps(value)}] }}]\n"
+        f'\n[[contracts]]\nname = {json.dumps("probe " + value)}\ntype = "probe"\nmodules = '
+        f"[{json.dumps(value)}]\n"
+        f"forbidden = [{json.dumps(value)}]\nstub = [{json.dumps(value)}]\nsetup = "
+        f"[{json.dumps(value)}]\n"
         f"timeout = {json.dumps(value)}\nenv = {{ {json.dumps(value)} = {json.dumps(value)} }}\n"
         f"\n[[contracts]]\nname = {json.dumps('type ' + value)}\ntype = {json.dumps(value)}\n"
         for value in values
@@ -1420,7 +1443,8 @@ def test_configuration_text_is_never_evaluated(tmp_path):
     write(
         root,
         {
-            "contracts.toml": f'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n{toml_contracts}'
+            "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = '
+            f"false\n{toml_contracts}"
         },
     )
     env = environment(tmp_path)
@@ -1443,9 +1467,11 @@ def test_configuration_text_is_never_evaluated(tmp_path):
     write(
         root,
         {
-            "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = false\n'
+            "contracts.toml": 'root_packages = ["app"]\nsource_roots = ["src"]\ncache_dir = '
+            "false\n"
             + "".join(
-                f'\n[[contracts]]\nname = {json.dumps(value)}\ntype = "forbidden"\nsource_modules = ["app.a"]\nforbidden_modules = ["json"]\n'
+                f'\n[[contracts]]\nname = {json.dumps(value)}\ntype = "forbidden"\nsource_modules '
+                '= ["app.a"]\nforbidden_modules = ["json"]\n'
                 for value in values
             )
         },
@@ -1456,14 +1482,16 @@ def test_configuration_text_is_never_evaluated(tmp_path):
     ), shown.stdout + shown.stderr
     (root / "contracts.toml").unlink()
     ini_contracts = "".join(
-        f"\n[importlinter:contract:c{n}]\nname = {value}\ntype = forbidden\nsource_modules =\n    {value}\n"
+        f"\n[importlinter:contract:c{n}]\nname = {value}\ntype = forbidden\nsource_modules =\n    "
+        f"{value}\n"
         f"forbidden_modules = {value}\nignore_imports =\n    {value} -> app.a\n"
         for n, value in enumerate(values)
     )
     write(
         root,
         {
-            ".importlinter": f"[importlinter]\nroot_package = app\ncontract_types =\n    mine: {shell}\n{ini_contracts}"
+            ".importlinter": "[importlinter]\nroot_package = app\ncontract_types =\n    mine: "
+            f"{shell}\n{ini_contracts}"
         },
     )
     ini = layering_run(root / "src", "check", "--no-cache", env=env)
@@ -1673,7 +1701,8 @@ def test_layerings_source_holds_no_eval_shell_pickle_or_network_module():
     assert ".start_io()" in server
 
 
-# --------------------------------------------------------------------------- every process, with strace
+# --------------------------------------------------------------------------- every process, with
+# strace
 
 
 def _skip_without_strace() -> None:

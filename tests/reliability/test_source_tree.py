@@ -145,8 +145,8 @@ def test_namespace_root_package(run):
     assert result.code == 1
     assert "src/app/b.py:1: LY001 app.b imports app.a\n" in result.out
     assert (
-        "  src/app/b.py:1: LY002 app.b imports app.a\n    the chain:\n      src/app/sub/x.py:1: app.sub.x -> app.b\n"
-        in result.out
+        "  src/app/b.py:1: LY002 app.b imports app.a\n    the chain:\n      src/app/sub/x.py:1: "
+        "app.sub.x -> app.b\n" in result.out
     )
 
 
@@ -163,8 +163,8 @@ def test_import_cycle_terminates_and_reports_the_chain(run):
     assert result.code == 1
     assert "  src/app/d.py:2: LY002 app.d imports app.a\n" in result.out
     assert (
-        "      src/app/b.py:1: app.b -> app.c\n      src/app/c.py:2: app.c -> app.d\n      src/app/d.py:2: app.d -> app.a\n"
-        in result.out
+        "      src/app/b.py:1: app.b -> app.c\n      src/app/c.py:2: app.c -> app.d\n      "
+        "src/app/d.py:2: app.d -> app.a\n" in result.out
     )
 
 
@@ -253,8 +253,8 @@ def test_very_long_file_stays_fast(run):
         result.out.count("LY001 app.b imports app.a\n") == 200
     )  # each statement of the direct contract
     assert (
-        "  src/app/b.py:1: LY001 app.b imports app.a (200 statements, lines 1, 1001, 2001, 3001, 4001 and 195 more)\n"
-        in result.out
+        "  src/app/b.py:1: LY001 app.b imports app.a (200 statements, lines 1, 1001, 2001, 3001, "
+        "4001 and 195 more)\n" in result.out
     )
     assert "src/app/b.py:199001: LY001" in result.out
     assert elapsed < 30, f"200k lines took {elapsed:.1f}s"
@@ -329,7 +329,8 @@ DOTTED = {
 
 
 def test_dotted_root_inside_a_regular_package_is_refused_without_running_it(run):
-    # grimp would import `app` (running its __init__.py) to find `app.sub`; static runs run nothing.
+    # grimp would import `app` (running its __init__.py) to find `app.sub`; static runs run
+    # nothing.
     result = run(DOTTED)
     assert "APP INIT RAN" not in result.both
     assert result.code == 2

@@ -2,7 +2,8 @@
 its files, its sources and grimp's graph of it, so that a contract is decided in process, in
 milliseconds, with nothing read from the disk.
 
-    package = InMemoryPackage({"pkg/__init__.py": "", "pkg/a.py": "import pkg.b\\n", "pkg/b.py": ""})
+    package = InMemoryPackage({"pkg/__init__.py": "", "pkg/a.py": "import pkg.b\\n", "pkg/b.py":
+    ""})
     run = decide(package, '''
         [[contracts]]
         type = "forbidden"

@@ -47,7 +47,8 @@ def test_an_import_that_closes_a_cycle_between_children_is_found(
             "LY013",
             "src/pkg/shared/helper.py",
             2,
-            "pkg.shared.helper imports pkg.orders.views: one of the imports from pkg.shared to pkg.orders "
+            "pkg.shared.helper imports pkg.orders.views: one of the imports from pkg.shared to "
+            "pkg.orders "
             "that close cycles",
         )
     ]

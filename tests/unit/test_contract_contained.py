@@ -65,7 +65,8 @@ def test_an_import_outside_its_own_package_is_found_and_one_inside_is_not(
             "LY004",
             "src/pkg/api/users/router.py",
             1,
-            "pkg.api.users.router imports pkg.api.orders.service (place), outside its package pkg.api.users",
+            "pkg.api.users.router imports pkg.api.orders.service (place), outside its package "
+            "pkg.api.users",
         ),
         (
             "LY004",

@@ -197,7 +197,8 @@ def test_an_allowance_whose_import_lies_on_no_chain_is_stale(package: InMemoryPa
             "LY030",
             "contracts.toml",
             config_line(5),
-            "allowance 'pkg.c -> pkg.b' excuses no import on a chain the contract is about (its import lies "
+            "allowance 'pkg.c -> pkg.b' excuses no import on a chain the contract is about (its "
+            "import lies "
             "off every chain): remove it (allowances only shrink)",
         )
     ]
@@ -278,7 +279,8 @@ def test_an_ignored_import_that_matches_nothing_is_said_or_not_by_its_alerting(
     assert run.result.verdict is Verdict.KEPT
     assert run.result.stale == ()
     said = [
-        f"contracts.toml:{config_line(5)}: contract 'forbidden #1': ignored import 'pkg.c -> pkg.m' "
+        f"contracts.toml:{config_line(5)}: contract 'forbidden #1': ignored import 'pkg.c -> "
+        "pkg.m' "
         "matches no import (remove it)"
     ]
     assert run.warnings == [said if alerting == "warn" else []]
@@ -485,8 +487,10 @@ def test_a_forbidden_name_the_module_no_longer_defines_is_a_note(package: InMemo
     assert run.result.verdict is Verdict.KEPT
     assert run.warnings == [
         [
-            f"contracts.toml:{config_line(4)}: contract 'forbidden #1': 'pkg.b' does not define 'retired' "
-            "(1 of its 2 names); a note, not a failure: keep the rule so they do not come back, retire it, "
+            f"contracts.toml:{config_line(4)}: contract 'forbidden #1': 'pkg.b' does not define "
+            "'retired' "
+            "(1 of its 2 names); a note, not a failure: keep the rule so they do not come back, "
+            "retire it, "
             "or fix a misspelt name"
         ]
     ]
@@ -532,7 +536,8 @@ def test_a_file_that_does_not_parse_leaves_the_contract_undecided() -> None:
         assert (code, path, line) == ("LY040", "src/pkg/a.py", 2)
         assert message.startswith("syntax error: ")
         assert message.endswith(
-            "; fix the file to decide this contract (or, if it uses newer syntax, run layering on a Python that has it)"
+            "; fix the file to decide this contract (or, if it uses newer syntax, run layering on "
+            "a Python that has it)"
         )
 
 

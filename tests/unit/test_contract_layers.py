@@ -116,7 +116,8 @@ def test_an_ignored_import_that_matches_nothing_only_warns_when_asked(
     assert run.result.verdict is Verdict.KEPT
     assert run.warnings == [
         [
-            f"contracts.toml:{config_line(5)}: contract 'layers': ignored import 'pkg.infra -> pkg.api' "
+            f"contracts.toml:{config_line(5)}: contract 'layers': ignored import 'pkg.infra -> "
+            "pkg.api' "
             "matches no import (remove it)"
         ]
     ]
@@ -157,7 +158,8 @@ def test_an_exhaustive_contract_names_each_module_it_does_not_list(
             "LY015",
             "contracts.toml",
             config_line(3),
-            "pkg.users is not listed as a layer (the contract is exhaustive): list it, or add it to "
+            "pkg.users is not listed as a layer (the contract is exhaustive): list it, or add it "
+            "to "
             "exhaustive_ignores",
         ),
         ("LY011", "src/pkg/utils.py", 1, "pkg.utils imports pkg.api (app)"),

@@ -178,8 +178,10 @@ def test_names_in_within_are_found_where_imported_and_where_used(
     ]
     assert run.warnings == [
         [
-            f"contracts.toml:{config_line(4)}: contract 'leaf #1': 'pkg.core' does not define 'stop' (1 of its 2 "
-            "names); a note, not a failure: keep the rule so they do not come back, retire it, or fix a misspelt name"
+            f"contracts.toml:{config_line(4)}: contract 'leaf #1': 'pkg.core' does not define "
+            "'stop' (1 of its 2 "
+            "names); a note, not a failure: keep the rule so they do not come back, retire it, or "
+            "fix a misspelt name"
         ]
     ]
 

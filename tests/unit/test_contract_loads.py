@@ -175,7 +175,8 @@ def test_expect_loaded_holds_a_module_that_loads_and_a_stale_one_must_go(
             "LY032",
             "contracts.toml",
             config_line(5),
-            "pkg.light no longer loads a forbidden module: remove it from expect_loaded (it only shrinks)",
+            "pkg.light no longer loads a forbidden module: remove it from expect_loaded (it only "
+            "shrinks)",
         )
     ]
     assert [(item.key, item.verdict) for item in run.result.items] == [
