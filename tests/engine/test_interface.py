@@ -443,7 +443,12 @@ def test_baseline_excuses_todays_findings_and_prune_removes_them_once_gone(tmp_p
     assert run_layering(root, "check").returncode == 0
 
 
-DJANGO = Path(os.environ.get("LAYERING_DJANGO_CORPUS", "/work/main/.bench_scratch/corpora/django"))
+DJANGO = Path(
+    os.environ.get(
+        "LAYERING_DJANGO_CORPUS",
+        Path(__file__).resolve().parents[2] / ".bench_scratch" / "corpora" / "django",
+    )
+)
 
 
 @pytest.mark.skipif(
