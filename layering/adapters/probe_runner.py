@@ -323,12 +323,12 @@ def interpreter_path(path: str) -> tuple[str, ...]:
     return tuple(e for e in entries if isinstance(e, str) and e)
 
 
-def _interpreter_version(path: str) -> tuple[int, int]:
-    """Ask `path` (in the probes' clean environment) which Python version it is."""
-    ask = "import sys; sys.stdout.write('%d.%d' % sys.version_info[:2])"
+def _ask(path: str, code: str) -> subprocess.CompletedProcess[bytes]:
+    """Run `code` in the interpreter at `path`, in the probes' clean environment; an
+    InterpreterUnusable where it cannot be run or does not answer in time."""
     try:
-        answer = subprocess.run(
-            [path, *CHILD_FLAGS, "-c", ask],
+        return subprocess.run(
+            [path, *CHILD_FLAGS, "-c", code],
             capture_output=True,
             env=dict(CHILD_ENVIRONMENT),
             timeout=INTERPRETER_CHECK_TIMEOUT,
@@ -340,6 +340,11 @@ def _interpreter_version(path: str) -> tuple[int, int]:
         ) from None
     except OSError as error:
         raise InterpreterUnusable(f"cannot be run ({error.strerror or error})") from None
+
+
+def _interpreter_version(path: str) -> tuple[int, int]:
+    """Ask `path` (in the probes' clean environment) which Python version it is."""
+    answer = _ask(path, "import sys; sys.stdout.write('%d.%d' % sys.version_info[:2])")
     said = answer.stdout.decode("utf-8", "replace").strip()
     match = re.fullmatch(r"(\d+)\.(\d+)", said)
     if answer.returncode != 0 or match is None:
@@ -352,21 +357,7 @@ def _interpreter_version(path: str) -> tuple[int, int]:
 def stdlib_module_names(path: str) -> frozenset[str]:
     """`sys.stdlib_module_names` of the interpreter at `path` (checked by `find_interpreter`),
     asked in the probes' clean environment: what `<stdlib>` names for the code it runs."""
-    ask = "import sys; sys.stdout.write(' '.join(sorted(sys.stdlib_module_names)))"
-    try:
-        answer = subprocess.run(
-            [path, *CHILD_FLAGS, "-c", ask],
-            capture_output=True,
-            env=dict(CHILD_ENVIRONMENT),
-            timeout=INTERPRETER_CHECK_TIMEOUT,
-            stdin=subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired:
-        raise InterpreterUnusable(
-            f"did not answer within {INTERPRETER_CHECK_TIMEOUT:g} s"
-        ) from None
-    except OSError as error:
-        raise InterpreterUnusable(f"cannot be run ({error.strerror or error})") from None
+    answer = _ask(path, "import sys; sys.stdout.write(' '.join(sorted(sys.stdlib_module_names)))")
     names = answer.stdout.decode("utf-8", "replace").split()
     if answer.returncode != 0 or not names:
         raise InterpreterUnusable("did not say which modules its standard library holds")
