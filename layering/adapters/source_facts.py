@@ -51,6 +51,12 @@ def read_source(path: str) -> str:
             data = handle.read()
     except OSError as error:
         raise SourceUnreadable(path, 0, f"cannot be read ({error.strerror})") from None
+    return decoded_source(path, data)
+
+
+def decoded_source(path: str, data: bytes) -> str:
+    """The bytes of the file at `path` decoded as Python decodes source; SourceUnreadable,
+    located, where Python could not."""
     if b"\0" in data:
         line = data[: data.index(b"\0")].count(b"\n") + 1
         raise SourceUnreadable(path, line, "contains a NUL byte; Python cannot import it")

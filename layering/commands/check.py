@@ -18,8 +18,10 @@ from layering.domain.results import ContractResult, RunReport
 from layering.engine.config import Settings, with_interpreter_path
 from layering.engine.evidence import Evidence
 from layering.engine.plan import RunPlan
+from layering.engine.ports import DISK_SOURCES
 
 if TYPE_CHECKING:
+    from layering.adapters.facts_cache import FactsCache
     from layering.adapters.result_cache import OptionsRead
     from layering.contracts._common import Contract
 
@@ -330,9 +332,11 @@ def check_settings(
     if python is not None and settings.names_external_classes:
         settings = _with_stdlib_of(python, settings)
     with _collector_paused():
+        facts = _facts_cache(settings, use_cache)
         evidence = Evidence(
             settings,
             RunPlan(keeps_cache=use_cache, listed_chains=chains, records_chain_ends=chain_ends),
+            sources=DISK_SOURCES if facts is None else facts,
         )
         if kept is not None:
             kept.append(evidence)
@@ -351,6 +355,8 @@ def check_settings(
         results = dict(
             zip((i for i, c in enumerate(contracts) if not c.runs_code), static_results)
         )
+        if facts is not None and not cache_unusable:
+            warnings.extend(facts.save(lambda: evidence.package_files.files.values()))
         probe_contracts = [c for c in contracts if c.runs_code]
         if probe_contracts:
             results.update(_run_probes(contracts, probe_contracts, evidence, jobs, progress))
@@ -378,6 +384,15 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _facts_cache(settings: Settings, use_cache: bool) -> FactsCache | None:
+    """Where a run that keeps a cache remembers what it read of each file (None: nowhere)."""
+    if not (use_cache and settings.cache_dir):
+        return None
+    from layering.adapters.facts_cache import FactsCache
+
+    return FactsCache(settings.cache_dir)
 
 
 def _plural(number: int, noun: str) -> str:

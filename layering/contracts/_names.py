@@ -9,7 +9,7 @@ or per line of use. Chains do not apply: a name is taken directly or not at all.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from layering.contracts._common import OptionError, statement_violations
 from layering.domain.facts import ImportFact
@@ -157,12 +157,27 @@ def _name_uses(
         for module in modules
     )
 
-    def may_take(text: str) -> bool:
-        return any(piece in text for piece in pieces) and (
-            reachable or any(module in text for module in modules)
-        )
+    return evidence.name_uses_of(
+        importer, _SpellsATarget(tuple(sorted(pieces)), tuple(sorted(modules)), reachable)
+    )
 
-    return evidence.name_uses_of(importer, may_take)
+
+class _SpellsATarget(NamedTuple):
+    """A text that spells a piece of a target name and, unless an import of the file reaches
+    a target's module, a target's module too: only such a file can use a target name."""
+
+    pieces: tuple[str, ...]
+    modules: tuple[str, ...]
+    reachable: bool
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return tuple(self)
+
+    def __call__(self, text: str) -> bool:
+        return any(piece in text for piece in self.pieces) and (
+            self.reachable or any(module in text for module in self.modules)
+        )
 
 
 def _from_statements(

@@ -213,8 +213,8 @@ class _CachedRun:
         edited = {path for path, digest in entry.shown.items() if self._digest_at(path) != digest}
         if not changed:
             reused = relocate(cached, edited, self.evidence)
-            if reused is None:
-                return None
+            if reused is None:  # some cannot be read again: decide those, keep the others
+                return self._reuse_unaffected(entry, cached, changed, edited)
             self.warnings = [list(w) for w in entry.warnings]
             self.reach = list(entry.reach)
             self.depends = dict(entry.depends)

@@ -139,6 +139,7 @@ STATEMENT_CODES = frozenset(
         INDEPENDENCE_IMPORT,
         SIBLING_CYCLE,
         PROTECTED_IMPORT,
+        PRIVATE_MODULE_IMPORT,
     }
 )
 """Findings that name one import statement of a module pair (which a cached report can find

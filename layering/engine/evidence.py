@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,7 @@ from layering.engine.ports import (
 
 if TYPE_CHECKING:
     from layering.adapters.cache_builder import CacheBuilder
+    from layering.adapters.facts_cache import TextFilter
     from layering.adapters.grimp_graph import ImportGraph
     from layering.adapters.grimp_scan import ModuleReading
     from layering.adapters.source_facts import ImportStatements, RawBinding, RawImport, RawNameUse
@@ -344,7 +345,7 @@ class Evidence:
         try:
             facts = [
                 f
-                for raw in parse_imports(path, self._sources.read(path))
+                for raw in self._sources.facts(path, parse_imports)
                 for f in self._resolve(module, path, display, raw)
             ]
         except SourceUnreadable as unreadable:
@@ -417,7 +418,7 @@ class Evidence:
                 display = self.settings.display_path(path)
                 facts = [
                     f
-                    for raw in executed_imports(path, self._sources.read(path))
+                    for raw in self._sources.facts(path, executed_imports)
                     for f in self._resolve(module, path, display, raw)
                     if f.runtime
                 ]
@@ -547,7 +548,7 @@ class Evidence:
         }
 
     def name_uses_of(
-        self, module: str, wanted: Callable[[str], bool] | None = None
+        self, module: str, wanted: TextFilter | None = None
     ) -> tuple[ImportFact, ...]:
         """Every name `module`'s file reads on a module it imported whole, as facts marked with
         their use: `mod.name` is a fact of module `mod`, name `name`, at the line of the use.
@@ -563,15 +564,15 @@ class Evidence:
             return ()
         from layering.adapters.source_facts import parse_name_uses
 
-        text = self._sources.read(path)
-        if wanted is not None and not wanted(text):
+        raws = (
+            self._sources.facts(path, parse_name_uses)
+            if wanted is None
+            else self._sources.facts_if(path, parse_name_uses, wanted)
+        )
+        if raws is None:
             return ()
         display = self.settings.display_path(path)
-        facts = sorted(
-            f
-            for raw in parse_name_uses(path, text)
-            for f in self._resolve_use(module, path, display, raw)
-        )
+        facts = sorted(f for raw in raws for f in self._resolve_use(module, path, display, raw))
         if self.settings.exclude_type_checking_imports:
             facts = [f for f in facts if not f.type_checking]
         self._name_uses[module] = tuple(facts)
@@ -630,7 +631,7 @@ class Evidence:
                 from layering.adapters.typing_only import typing_only_imports
 
                 try:
-                    found = typing_only_imports(path, self._sources.read(path))
+                    found = self._sources.facts(path, typing_only_imports)
                 except SourceUnreadable:
                     pass
             self._typing_only[fact.importer] = found
@@ -647,7 +648,7 @@ class Evidence:
         from layering.adapters.source_facts import module_bindings
 
         try:
-            bindings = module_bindings(path, self._sources.read(path))
+            bindings = self._sources.facts(path, module_bindings)
         except SourceUnreadable:
             return None
         if not bindings.complete:
@@ -674,7 +675,7 @@ class Evidence:
 
         display = self.settings.display_path(path)
         try:
-            raw = module_exports(path, self._sources.read(path))
+            raw = self._sources.facts(path, module_exports)
         except SourceUnreadable as unreadable:
             return ExportsReading(display, line=1, unreadable=(1, unreadable.reason))
         others = []
@@ -701,7 +702,7 @@ class Evidence:
             from layering.adapters.source_facts import top_level_names
 
             try:
-                raw = top_level_names(path, self._sources.read(path))
+                raw = self._sources.facts(path, top_level_names)
             except SourceUnreadable:
                 raw = None
             if raw is not None:

@@ -5,8 +5,9 @@ can hand it a package held in memory and decide a contract in milliseconds:
 
 * the package's files (module -> path, `PackageFiles`): a value, walked from the disk unless
   the caller hands one over (`Evidence(..., files=...)`);
-* `Sources`: a file's text by its path; `DiskSources` (the default) reads it as Python decodes
-  it;
+* `Sources`: a file's text by its path, and what a reading of it gives; `DiskSources` (the
+  default) reads it as Python decodes it, and reads it again for every run (`FactsCache`, in
+  a run that keeps a cache, remembers each reading by the file's content);
 * `GraphSource`: the import graph of the package's files; `GrimpGraphSource` (the default) has
   grimp build it from the disk, with layering's walk, reach and cache.
 
@@ -16,13 +17,17 @@ a run answered from the cache reads no source and builds no graph.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from layering.adapters.cache_builder import CacheBuilder
+    from layering.adapters.facts_cache import TextFilter
     from layering.adapters.grimp_scan import ModuleReading
     from layering.adapters.package_files import PackageFiles
+
+
+T = TypeVar("T")
 
 
 class Sources(Protocol):
@@ -31,6 +36,16 @@ class Sources(Protocol):
     def read(self, path: str) -> str:
         """The text of the file at `path`, decoded as Python decodes source; SourceUnreadable,
         located, when it cannot be read or decoded."""
+        ...
+
+    def facts(self, path: str, read: Callable[[str, str], T]) -> T:
+        """What `read(path, text)` gives for the file's text (a pure function of it);
+        SourceUnreadable as `read`, or reading the file, raises it."""
+        ...
+
+    def facts_if(self, path: str, read: Callable[[str, str], T], admits: TextFilter) -> T | None:
+        """`facts(path, read)`, or None where `admits` refuses the file's text (`read` is then
+        spared)."""
         ...
 
 
@@ -42,6 +57,13 @@ class DiskSources:
         from layering.adapters.source_facts import read_source
 
         return read_source(path)
+
+    def facts(self, path: str, read: Callable[[str, str], T]) -> T:
+        return read(path, self.read(path))
+
+    def facts_if(self, path: str, read: Callable[[str, str], T], admits: TextFilter) -> T | None:
+        text = self.read(path)
+        return read(path, text) if admits(text) else None
 
 
 class GraphRequest(NamedTuple):

@@ -51,6 +51,7 @@ class _Relocator:
         return result._replace(
             violations=tuple(sorted(self.violation(v) for v in result.violations)),
             chain_groups=tuple(self.group(g) for g in result.chain_groups),
+            cut=tuple(self.hop(h) for h in result.cut),
         )
 
     def _collect(self, result: ContractResult) -> None:
@@ -66,6 +67,8 @@ class _Relocator:
             for chain in [cut.example for cut in group.cut] + list(group.listed):
                 for hop in chain:
                     self._hop_seen(hop)
+        for hop in result.cut:
+            self._hop_seen(hop)
 
     def _hop_seen(self, hop: Hop) -> None:
         if hop.path in self.changed:

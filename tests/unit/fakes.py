@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import os
 import textwrap
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, TypeVar
 
 import grimp
 
+from layering.adapters.facts_cache import TextFilter
 from layering.adapters.package_files import PackageFiles
 from layering.adapters.source_facts import RawImport, parse_imports
 from layering.commands.check import (
@@ -56,6 +57,7 @@ BODY = HEADER.count("\n")
 """The line before a test's configuration text: its line n is line BODY + n of the file."""
 
 NO_CACHE = RunPlan(keeps_cache=False)
+T = TypeVar("T")
 
 
 class InMemorySources:
@@ -72,6 +74,13 @@ class InMemorySources:
             return self.texts[path]
         except KeyError:
             raise SourceUnreadable(path, 0, "cannot be read (No such file or directory)") from None
+
+    def facts(self, path: str, read: Callable[[str, str], T]) -> T:
+        return read(path, self.read(path))
+
+    def facts_if(self, path: str, read: Callable[[str, str], T], admits: TextFilter) -> T | None:
+        text = self.read(path)
+        return read(path, text) if admits(text) else None
 
 
 class InMemoryGraphSource:
