@@ -1002,31 +1002,15 @@ def _init(arguments: argparse.Namespace) -> int:
 
 
 def _since_out(format: str, report: Any, since: Any, new_only: bool) -> int:
-    """The report with what changed since REF (after it in text, its `since` object in JSON,
-    a notice among GitHub's annotations, where with `new_only` an old finding is a warning;
-    SARIF is the report's own), and the exit code: with `new_only`, 1 only where a finding is
-    new since REF (2 still where a contract could not be decided)."""
-    from layering.domain.since import new_fails
-    from layering.reporting import since as since_report
+    """The report with what changed since REF (`reporting.since`), and the exit code: with
+    `new_only`, 1 only where a finding is new since REF (2 still where a contract could not be
+    decided)."""
+    from layering.domain.since import exit_code
 
-    code = report.exit_code
-    if new_only and code != 2:
-        code = 1 if new_fails(since, report.results) else 0
-    if format == "json":
-        from layering.reporting import json as json_report
-
-        document = json_report.document(report)
-        document["exit_code"] = code
-        document["since"] = since_report.document(since)
-        _out(json_report.render_document(document))
-        return code
-    if format == "github":
-        _out(since_report.render_github(report, since, new_only))
-        return code
-    _out(_render(format, report))
-    if format == "text":
-        _out(since_report.render_text(since))
-    return code
+    render = formats.renderer("since", format)
+    extra = {"colour": _colour()} if format == "text" else {}
+    _out(render(report, since, new_only, **extra))
+    return exit_code(report, since, new_only)
 
 
 def _lsp(arguments: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from layering.domain.results import ContractResult, Severity, Verdict, Violation
+from layering.domain.results import ContractResult, RunReport, Severity, Verdict, Violation
 
 ALLOWANCE_OPTIONS = ("allow", "known_chains", "expect_loaded")
 """The options whose entries are a contract's debt, as `allowances_used` counts them."""
@@ -163,6 +163,14 @@ def option_entries(options: Mapping[str, Any]) -> dict[str, list[str]]:
             for v in values
         ]
     return said
+
+
+def exit_code(report: RunReport, since: Since, new_only: bool) -> int:
+    """The run's exit code: the report's, or with `new_only` 1 only where a finding is new
+    since REF (2 still where a contract could not be decided)."""
+    if new_only and report.exit_code != 2:
+        return 1 if new_fails(since, report.results) else 0
+    return report.exit_code
 
 
 def new_fails(since: Since, today: Iterable[ContractResult]) -> bool:

@@ -38,6 +38,18 @@ FORMATS: dict[str, dict[str, Format]] = {
             "layering.reporting.sarif:render", "layering.reporting.sarif:render_error"
         ),
     },
+    "since": {  # check --since REF: each renders (report, since, new_only)
+        "text": Format("layering.reporting.since:render_report_text"),
+        "json": Format("layering.reporting.since:render_json", _JSON_ERROR),
+        "github": Format(
+            "layering.reporting.since:render_github",
+            "layering.reporting.github:render_error",
+            errors_also_on_stderr=False,
+        ),
+        "sarif": Format(
+            "layering.reporting.since:render_sarif", "layering.reporting.sarif:render_error"
+        ),
+    },
     "audit": {
         "text": Format("layering.reporting.audit:render_text"),
         "table": Format("layering.reporting.audit:render_table"),

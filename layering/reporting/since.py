@@ -8,12 +8,38 @@ from typing import Any
 
 from layering.domain.results import RunReport
 from layering.domain.serialization import violation_to_data
-from layering.domain.since import DebtChange, Since
+from layering.domain.since import DebtChange, Since, exit_code
 from layering.reporting.text import relative_path
 
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def render_report_text(
+    report: RunReport, since: Since, new_only: bool, colour: bool = False
+) -> str:
+    """The text report, then what changed since REF (`render_text`)."""
+    from layering.reporting import text
+
+    return text.render(report, colour=colour) + render_text(since)
+
+
+def render_json(report: RunReport, since: Since, new_only: bool) -> str:
+    """The JSON report with its `since` object, its exit code the run's (`--new-only`'s)."""
+    from layering.reporting import json as json_report
+
+    data = json_report.document(report)
+    data["exit_code"] = exit_code(report, since, new_only)
+    data["since"] = document(since)
+    return json_report.render_document(data)
+
+
+def render_sarif(report: RunReport, since: Since, new_only: bool) -> str:
+    """The SARIF log of today's report (it has no place for what changed)."""
+    from layering.reporting import sarif
+
+    return sarif.render(report)
 
 
 def render_text(since: Since) -> str:
