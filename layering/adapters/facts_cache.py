@@ -16,6 +16,7 @@ read is not reused: the store is keyed by both.
 from __future__ import annotations
 
 import enum
+import hashlib
 import os
 import sys
 import time
@@ -26,7 +27,6 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 
 from layering.adapters import result_cache
 from layering.adapters.package_files import RACY_NS, stamp_of
-from layering.adapters.source_facts import decoded_source
 from layering.domain.errors import SourceUnreadable
 
 T = TypeVar("T")
@@ -71,6 +71,8 @@ class FactsCache:
         self.warnings: list[str] = []
 
     def read(self, path: str) -> str:
+        from layering.adapters.source_facts import decoded_source
+
         data = self._bytes.pop(path, None)
         if data is None:
             data = _read_bytes(path)[0]
@@ -101,6 +103,8 @@ class FactsCache:
                 data, digest, stamp = _read_bytes(path)
                 if digest != entry.digest:  # written since: keep what these bytes say
                     entry = self._entries[path] = _Entry(stamp, digest, {}, [])
+            from layering.adapters.source_facts import decoded_source
+
             text = decoded_source(path, data)
             if admits is not None and not admits(text):
                 entry.refused.append(list(admits.key))
@@ -231,9 +235,9 @@ def _read_bytes(path: str) -> tuple[bytes, str, list | None]:
             os.close(descriptor)
     except OSError as error:
         raise SourceUnreadable(path, 0, f"cannot be read ({error.strerror})") from None
-    import xxhash
-
-    return data, xxhash.xxh3_128_hexdigest(data), stamp
+    # BLAKE2, not the XXH3 of the graph's cache: a file read here is parsed too, which costs
+    # a hundred times its hashing, and a run that hashes nothing else never loads xxhash.
+    return data, hashlib.blake2b(data, digest_size=16).hexdigest(), stamp
 
 
 def _plain(value: Any) -> Any:
