@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import synthetic
 from .corpora import CORPORA, CUT_MINIMUM
-from .edits import EDIT_MODES, SCALE_FULL_ROUNDS_UP_TO, EditResults
+from .edits import EDIT_MODES, SCALE_FULL_ROUNDS_UP_TO, SCALE_ONE_ROUND_OVER, EditResults
 from .guard import GUARD_SIGNIFICANCE, guard_holds, paired_differences, rounds_over
 from .profiles import PHASES, CacheWriteProfile
 from .projects import TOOLS
@@ -410,7 +410,7 @@ def scale_section(scale: dict | None) -> list[str]:
         f"{synthetic.FUNCTIONS_PER_MODULE} functions. cold = `--no-cache`; d1 = after a body "
         "edit, both tools "
         f"warm before (packages above {SCALE_FULL_ROUNDS_UP_TO:,} modules get a third of the "
-        "rounds).\n"
+        f"rounds, above {SCALE_ONE_ROUND_OVER:,} one round).\n"
     )
     rows = []
     for modules, res in scale.items():
