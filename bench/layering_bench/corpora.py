@@ -6,6 +6,8 @@
 - cut: one forbidden contract with many chains, whose report names the imports to cut.
 - d1, d2, e: workload c after an edit (`edits.EditedTree`); scale: synthetic packages of
   growing size (`synthetic`).
+- f:   import-linter's INI file as a team writes it (`importlinter_file`): c's layers and
+  independence, and a forbidden contract of direct imports from `source` to `forbidden`.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ CORPORA: dict[str, dict] = {
             ],
         },
         "cut": {"source": "django.utils", "forbidden": "django.db"},
+        "f": {
+            "source": ["django.db"],
+            "forbidden": ["django.http", "django.views", "django.template"],
+        },
     },
     "sympy": {
         "specs": ["sympy==1.14.0"],
@@ -49,6 +55,10 @@ CORPORA: dict[str, dict] = {
             "independent": ["sympy.physics", "sympy.stats", "sympy.geometry", "sympy.plotting"],
         },
         "cut": {"source": "sympy.polys", "forbidden": "sympy.solvers"},
+        "f": {
+            "source": ["sympy.core", "sympy.logic"],
+            "forbidden": ["sympy.solvers", "sympy.plotting", "sympy.physics"],
+        },
     },
     "transformers": {
         "specs": ["transformers==5.24.0", "transformers>=5,<6"],
@@ -71,6 +81,10 @@ CORPORA: dict[str, dict] = {
             ],
         },
         "cut": {"source": "transformers.models", "forbidden": "transformers.pipelines"},
+        "f": {
+            "source": ["transformers.utils"],
+            "forbidden": ["transformers.models", "transformers.pipelines", "transformers.trainer"],
+        },
     },
     "homeassistant": {
         "specs": ["homeassistant==2026.2.3", "homeassistant<=2026.2.3"],
@@ -91,11 +105,25 @@ CORPORA: dict[str, dict] = {
                 "homeassistant.components.sonos",
             ],
         },
+        "f": {
+            "source": ["homeassistant.util"],
+            "forbidden": ["homeassistant.helpers", "homeassistant.components"],
+        },
     },
 }
 STANDARD_WORKLOADS = ("a", "b", "c", "cut")
 EDIT_WORKLOADS = ("d1", "d2", "e")
-SECTIONS = (*STANDARD_WORKLOADS, *EDIT_WORKLOADS, "scale", "memory", "startup", "probes")
+SECTIONS = (
+    *STANDARD_WORKLOADS,
+    *EDIT_WORKLOADS,
+    "f",
+    "init",
+    "lsp",
+    "scale",
+    "memory",
+    "startup",
+    "probes",
+)
 
 # Issue 10: the minimum number of imports to cut (grimp's graph of these versions).
 CUT_MINIMUM = {"django": 6, "sympy": 54, "transformers": 1}

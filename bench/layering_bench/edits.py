@@ -169,8 +169,9 @@ def time_corpus_edits(
     return time_edit_workloads(env, copy, workloads, repeat)
 
 
-SCALE_SIZES = (1_000, 10_000, 50_000)
+SCALE_SIZES = (1_000, 10_000, 50_000, 100_000)
 SCALE_FULL_ROUNDS_UP_TO = 10_000  # larger packages get a third of the rounds (at least one)
+SCALE_ONE_ROUND_OVER = 50_000  # and the largest one round
 
 
 def scale_project(env: Env, modules: int) -> Project:
@@ -184,6 +185,8 @@ def scale_project(env: Env, modules: int) -> Project:
 
 
 def scale_rounds(modules: int, repeat: int) -> int:
+    if modules > SCALE_ONE_ROUND_OVER:
+        return 1
     return repeat if modules <= SCALE_FULL_ROUNDS_UP_TO else max(1, repeat // 3)
 
 

@@ -188,9 +188,10 @@ class Env:
                 ".import_linter_cache",
             ),
         )
-        # First resolve its dependencies without disturbing the pinned tools, then force a
-        # fresh copy of the repository itself (same version number, new code).
-        r = self.pip("install", "-q", str(src), check=False)
+        # First resolve its dependencies (with the `lsp` extra, for `layering lsp`) without
+        # disturbing the pinned tools, then force a fresh copy of the repository itself (same
+        # version number, new code).
+        r = self.pip("install", "-q", f"{src}[lsp]", check=False)
         if r.rc == 0:
             r = self.pip("install", "-q", "--force-reinstall", "--no-deps", str(src), check=False)
         if r.rc != 0:
@@ -207,7 +208,7 @@ class Env:
             """
             import importlib.metadata as m, json
             out = {}
-            for d in ("import-linter", "grimp", "tach", "django"):
+            for d in ("import-linter", "grimp", "tach", "django", "pygls"):
                 try: out[d] = m.version(d)
                 except Exception: out[d] = "not installed"
             print(json.dumps(out))

@@ -4,6 +4,7 @@ and the benchmark's progress lines."""
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import tempfile
 import threading
@@ -26,15 +27,24 @@ def one_line(text: str, limit: int = 300) -> str:
 
 
 class Run:
-    __slots__ = ("rc", "wall", "maxrss_kb", "out", "err")
+    """A finished command. `maxrss_kb` is the child's peak RSS from `wait4`; a child started by
+    vfork (as `subprocess` starts it) execs from this process's address space, so the figure is
+    at least this process's own peak, `floor_kb`, taken just before the start: exact when above
+    it, at most the floor otherwise."""
 
-    def __init__(self, rc: int, wall: float, maxrss_kb: int, out: str, err: str):
+    __slots__ = ("rc", "wall", "maxrss_kb", "out", "err", "floor_kb")
+
+    def __init__(
+        self, rc: int, wall: float, maxrss_kb: int, out: str, err: str, floor_kb: int = 0
+    ):
         self.rc, self.wall, self.maxrss_kb, self.out, self.err = rc, wall, maxrss_kb, out, err
+        self.floor_kb = floor_kb
 
 
 def run(cmd: list[str], cwd: Path, env: dict | None = None, timeout: float = 1800) -> Run:
     """Run `cmd` to completion; wall time and the child's own peak RSS (via wait4)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        floor = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         t0 = time.perf_counter()
         try:
             proc = subprocess.Popen(cmd, cwd=str(cwd), stdout=out, stderr=err, env=env)
@@ -58,6 +68,7 @@ def run(cmd: list[str], cwd: Path, env: dict | None = None, timeout: float = 180
             int(ru.ru_maxrss),
             out.read().decode("utf-8", "replace"),
             err.read().decode("utf-8", "replace"),
+            floor,
         )
 
 

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from .env import REPO, Env, machine_info
+from .extra_tables import config_file_section, init_section, lsp_section, peak_memory_section
 from .tables import (
     cache_guard_section,
     configurations_section,
@@ -91,8 +92,10 @@ def write_report(
         "(other work on the machine inflates absolute times; the interleaving keeps ratios fair)\n"
     )
     L.append("## Tool versions\n")
-    for k in ("layering", "import-linter", "grimp", "tach", "django"):
-        extra = " (installed, for the probes)" if k == "django" else ""
+    for k in ("layering", "import-linter", "grimp", "tach", "django", "pygls"):
+        extra = {"django": " (installed, for the probes)", "pygls": " (for `layering lsp`)"}.get(
+            k, ""
+        )
         L.append(f"- {k}: {env.versions.get(k, '?')}{extra}")
     L.append("")
     L.append("## Corpora\n")
@@ -110,8 +113,12 @@ def write_report(
     L += cache_guard_section(results)
     L += cut_section(results)
     L += edits_section(results)
+    L += config_file_section(results)
     L += scale_section(scale)
     L += memory_section(results)
+    L += peak_memory_section(results, scale)
+    L += init_section(results)
+    L += lsp_section(results)
     L += startup_section(startup)
     probe_lines, probe_same = probes_section(probes)
     L += probe_lines

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from . import synthetic
 from .corpora import CORPORA, CUT_MINIMUM
-from .edits import EDIT_MODES, SCALE_FULL_ROUNDS_UP_TO, EditResults
+from .edits import EDIT_MODES, SCALE_FULL_ROUNDS_UP_TO, SCALE_ONE_ROUND_OVER, EditResults
 from .guard import GUARD_SIGNIFICANCE, guard_holds, paired_differences, rounds_over
+from .importlinter_file import CONFIG_FILE, F_MODES
 from .profiles import PHASES, CacheWriteProfile
 from .projects import TOOLS
 from .timing import Series, ToolSeries, fmt_ratio, fmt_s, median, ratio
@@ -410,7 +411,7 @@ def scale_section(scale: dict | None) -> list[str]:
         f"{synthetic.FUNCTIONS_PER_MODULE} functions. cold = `--no-cache`; d1 = after a body "
         "edit, both tools "
         f"warm before (packages above {SCALE_FULL_ROUNDS_UP_TO:,} modules get a third of the "
-        "rounds).\n"
+        f"rounds, above {SCALE_ONE_ROUND_OVER:,} one round).\n"
     )
     rows = []
     for modules, res in scale.items():
@@ -570,6 +571,9 @@ def compared_pairs(results: dict, scale: dict | None) -> list[tuple[str, ToolSer
                         series[mode]["import-linter"],
                     )
                 )
+        for mode in F_MODES if "f" in res else ():
+            s = res["f"].series[mode]
+            pairs.append((f"{corpus} f {mode}", s["layering"], s["import-linter"]))
     for modules, res in (scale or {}).items():
         for mode in EDIT_MODES:
             s = res.series["d1"][mode]
@@ -605,11 +609,16 @@ def verdict_section(
     return L + [""]
 
 
+def codes(names: list[str]) -> str:
+    return ", ".join(f"`{name}`" for name in names)
+
+
 def configurations_section(results: dict, scale: dict | None) -> list[str]:
     L = [
         "## Configurations\n",
         "The exact files are written into each project dir in the scratch directory as "
-        "`bench_<w>.layering.toml`, `bench_<w>.importlinter.toml`, `bench_<w>.tach.toml`.\n",
+        "`bench_<w>.layering.toml`, `bench_<w>.importlinter.toml`, `bench_<w>.tach.toml`; "
+        f"workload f's `{CONFIG_FILE}` into its copy, `<scratch>/config_file/<corpus>/`.\n",
     ]
     for corpus in results:
         c = CORPORA[corpus]
@@ -624,7 +633,9 @@ def configurations_section(results: dict, scale: dict | None) -> list[str]:
             "(direct only); "
             f"(b) `{c['b']['source']}` must not import `{c['b']['forbidden']}` (indirect too); "
             f"(c) layers {' > '.join('`%s`' % x for x in c['c']['layers'])}, independence of "
-            f"{', '.join('`%s`' % x for x in c['c']['independent'])}{cut}."
+            f"{', '.join('`%s`' % x for x in c['c']['independent'])}{cut}; (f, in "
+            f"`{CONFIG_FILE}`) c's two contracts and {codes(c['f']['source'])} must not import "
+            f"{codes(c['f']['forbidden'])} (direct only)."
         )
     if scale:
         L.append(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .env import Env
-from .processes import Run, log, one_line, run, tail
+from .processes import TIME_BIN, Run, log, measure_peak_kb, one_line, run, tail
 from .projects import CACHE_DIRS, Project
 
 
@@ -47,7 +47,9 @@ class ToolSeries:
         self.tool = tool
         self.mode = mode
         self.times: list[float] = []
-        self.rss: list[int] = []
+        self.rss: list[int] = []  # each timed run's peak RSS (KiB, wait4)
+        self.rss_floors: list[int] = []  # the benchmark's own peak at each start (`Run`)
+        self.exact_peak_kb: int | None = None  # one more run under GNU time, where at the floor
         self.rcs: list[int] = []
         self.report_lines: list[int] = []
         self.runs: list[dict] = []
@@ -66,6 +68,7 @@ class ToolSeries:
         if timed and res.rc in (0, 1):
             self.times.append(res.wall)
             self.rss.append(res.maxrss_kb)
+            self.rss_floors.append(res.floor_kb)
             self.rcs.append(res.rc)
             self.report_lines.append(len(res.out.splitlines()))
 
@@ -75,6 +78,8 @@ class ToolSeries:
             "mode": self.mode,
             "times": self.times,
             "maxrss_kb": self.rss,
+            "maxrss_floor_kb": self.rss_floors,
+            "exact_peak_kb": self.exact_peak_kb,
             "rcs": self.rcs,
             "report_lines": self.report_lines,
             "runs": self.runs,
@@ -85,6 +90,24 @@ class ToolSeries:
     @property
     def med(self) -> float | None:
         return None if (self.error or self.na) else median(self.times)
+
+    @property
+    def peak_kb(self) -> int | None:
+        """The highest peak RSS of the timed runs (or of the run under GNU time, where their
+        figures were at the floor)."""
+        if self.error or self.na or not self.rss:
+            return None
+        return self.exact_peak_kb or max(self.rss)
+
+    @property
+    def peak_at_floor(self) -> bool:
+        """Whether the peak may be the benchmark's own (`Run.floor_kb`): then it is an upper
+        bound."""
+        return (
+            not self.exact_peak_kb
+            and bool(self.rss)
+            and max(self.rss) <= max(self.rss_floors, default=0)
+        )
 
     @property
     def verdict(self) -> str:
@@ -142,6 +165,22 @@ def interleave(timed: list[Timed], cwd: Path, repeat: int, env: dict) -> None:
                 t.prepare()
             os.sync()  # what earlier runs and the preparation wrote is not flushed during this one
             t.series.record(run(t.cmd, cwd, env))
+    for t in live:
+        measure_exact_peak(t, cwd, env)
+
+
+def measure_exact_peak(t: Timed, cwd: Path, env: dict) -> None:
+    """Where every timed run's peak RSS was at the benchmark's own (`Run.floor_kb`), one more
+    run, untimed, under GNU time: a small launcher that starts the command from its own address
+    space, so that `%M` (its `wait4`) is the command's alone."""
+    if t.series.error or not t.series.peak_at_floor or not os.path.exists(TIME_BIN):
+        return
+    if t.prepare:
+        t.prepare()
+    kb, res = measure_peak_kb(t.cmd, cwd, env)
+    t.series.record(res, timed=False)
+    if kb and not t.series.error:
+        t.series.exact_peak_kb = kb
 
 
 def run_untimed(env: Env, project: Project, series: ToolSeries, cmd: list[str]) -> Run:

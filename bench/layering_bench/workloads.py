@@ -1,6 +1,7 @@
 """The workloads on one corpus: a, b, c and cut in three modes, the issue 16 guard's rounds and
-the issue 10 cut check (the edit workloads are in `edits`); peak memory, start-up and the
-runtime probes."""
+the issue 10 cut check (the edit workloads are in `edits`, f in `importlinter_file`, `layering
+init` in `init_runs`, `layering lsp` in `lsp_session`); peak memory, start-up and the runtime
+probes."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from . import source_edits
 from .corpora import EDIT_WORKLOADS, STANDARD_WORKLOADS
 from .edits import time_corpus_edits
 from .env import Env
+from .importlinter_file import time_config_file
+from .init_runs import time_init
+from .lsp_session import LSP_CORPORA, time_lsp
 from .processes import TIME_BIN, log, measure_peak_kb, one_line, run, tail
 from .profiles import CacheWriteProfile, profile_cache_writes
 from .projects import (
@@ -218,6 +222,12 @@ def bench_corpus(
     edits = [w for w in EDIT_WORKLOADS if w in sections]
     if edits:
         out["edits"] = time_corpus_edits(env, corpus, cdir, edits, repeat)
+    if "f" in sections:
+        out["f"] = time_config_file(env, corpus, cdir, repeat)
+    if "init" in sections:
+        out["init"] = time_init(env, corpus, cdir, repeat)
+    if "lsp" in sections and corpus in LSP_CORPORA:
+        out["lsp"] = time_lsp(env, corpus, cdir, 2 * repeat + 1)
     if "memory" in sections:
         out["memory"] = bench_memory(env, project, memory_rounds)
     return out
