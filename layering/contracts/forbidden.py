@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import re
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from layering.contracts._common import (
     Contract,
@@ -339,8 +340,13 @@ class ForbiddenContract(Contract):
         for source in self._sources(evidence):
             importers = [source, *evidence.descendants(source)] if as_packages else [source]
             targets = [f for f in forbidden if not self._overlap(source, f)]
+            spelled = (
+                None
+                if classes or any("*" in f for f in targets)
+                else _Spells(tuple(sorted({_last(f) for f in targets})))
+            )
             for importer in importers:
-                for fact in evidence.facts_of(importer):
+                for fact in evidence.facts_of(importer, spelled):
                     if not any(self._hits(fact, f, evidence) for f in targets) and not any(
                         p.matches(fact.imported) for p in classes
                     ):
@@ -531,3 +537,36 @@ def _descendants(graph: ImportGraph, module: str) -> set[str]:
         return set(graph.find_descendants(module))
     except ValueError:  # squashed external package: it has none
         return set()
+
+
+class _Spells(NamedTuple):
+    """A text with an import statement that spells one of `words` as a name: a statement that
+    imports a module from outside it spells the module's last name (`import a.b`, `from a
+    import b`, `from ..b import c`: a relative import resolves only the packages above the
+    file, and the file is not in the module), so a file none of whose statements spells one of
+    its forbidden modules' last names imports none of them."""
+
+    words: tuple[str, ...]
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return ("spells", *self.words)
+
+    def __call__(self, text: str) -> bool:
+        present = [w for w in self.words if w in text]
+        if not present:
+            return False
+        named = re.compile(r"\b(?:" + "|".join(map(re.escape, present)) + r")\b")
+        return any(named.search(m.group()) for m in _IMPORT_STATEMENT.finditer(text))
+
+
+_IMPORT_STATEMENT = re.compile(
+    r"\bfrom\s+[\w.]*\s+import\s*(?:\([^)]*\)|(?:[^\n;\\]|\\.)*)|\bimport\s(?:[^\n;\\]|\\.)*",
+    re.S,
+)
+"""Every import statement's text, and more (a match in a string or a comment is harmless): the
+rest of its logical line, or its parenthesised names, backslash continuations included."""
+
+
+def _last(module: str) -> str:
+    return module.rpartition(".")[2]

@@ -331,8 +331,9 @@ class Evidence:
         """Whether an external top-level package can be found here (nothing is imported)."""
         return _is_installed(top_level)
 
-    def facts_of(self, module: str) -> tuple[ImportFact, ...]:
-        """Every imported name of `module`'s file, resolved against the package's modules."""
+    def facts_of(self, module: str, admits: TextFilter | None = None) -> tuple[ImportFact, ...]:
+        """Every imported name of `module`'s file, resolved against the package's modules; with
+        `admits`, none of a file whose text it refuses (which is not parsed)."""
         cached = self._facts.get(module)
         if cached is not None:
             return cached
@@ -343,11 +344,14 @@ class Evidence:
 
         display = self.settings.display_path(path)
         try:
-            facts = [
-                f
-                for raw in self._sources.facts(path, parse_imports)
-                for f in self._resolve(module, path, display, raw)
-            ]
+            raws = (
+                self._sources.facts(path, parse_imports)
+                if admits is None
+                else self._sources.facts_if(path, parse_imports, admits)
+            )
+            if raws is None:
+                return ()
+            facts = [f for raw in raws for f in self._resolve(module, path, display, raw)]
         except SourceUnreadable as unreadable:
             if not unreadable.reason.startswith(("syntax error", "cannot be parsed")):
                 raise
