@@ -18,10 +18,9 @@ from layering.domain.results import ContractResult, RunReport
 from layering.engine.config import Settings, with_interpreter_path
 from layering.engine.evidence import Evidence
 from layering.engine.plan import RunPlan
-from layering.engine.ports import DISK_SOURCES
+from layering.engine.ports import DISK_SOURCES, CachedSources
 
 if TYPE_CHECKING:
-    from layering.adapters.facts_cache import FactsCache
     from layering.adapters.result_cache import OptionsRead
     from layering.contracts._common import Contract
 
@@ -386,13 +385,11 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _facts_cache(settings: Settings, use_cache: bool) -> FactsCache | None:
+def _facts_cache(settings: Settings, use_cache: bool) -> CachedSources | None:
     """Where a run that keeps a cache remembers what it read of each file (None: nowhere)."""
     if not (use_cache and settings.cache_dir):
         return None
-    from layering.adapters.facts_cache import FactsCache
-
-    return FactsCache(settings.cache_dir)
+    return CachedSources(settings.cache_dir)
 
 
 def _plural(number: int, noun: str) -> str:

@@ -17,12 +17,12 @@ a run answered from the cache reads no source and builds no graph.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from layering.adapters.cache_builder import CacheBuilder
-    from layering.adapters.facts_cache import TextFilter
+    from layering.adapters.facts_cache import FactsCache, TextFilter
     from layering.adapters.grimp_scan import ModuleReading
     from layering.adapters.package_files import PackageFiles
 
@@ -64,6 +64,36 @@ class DiskSources:
     def facts_if(self, path: str, read: Callable[[str, str], T], admits: TextFilter) -> T | None:
         text = self.read(path)
         return read(path, text) if admits(text) else None
+
+
+class CachedSources:
+    """The files on the disk, each reading remembered in `directory` by the file's content
+    (`adapters.facts_cache.FactsCache`), which is loaded when first read: a run answered from
+    the result cache never loads it."""
+
+    def __init__(self, directory: str) -> None:
+        self._directory = directory
+        self._cache: FactsCache | None = None
+
+    def _kept(self) -> FactsCache:
+        if self._cache is None:
+            from layering.adapters.facts_cache import FactsCache
+
+            self._cache = FactsCache(self._directory)
+        return self._cache
+
+    def read(self, path: str) -> str:
+        return self._kept().read(path)
+
+    def facts(self, path: str, read: Callable[[str, str], T]) -> T:
+        return self._kept().facts(path, read)
+
+    def facts_if(self, path: str, read: Callable[[str, str], T], admits: TextFilter) -> T | None:
+        return self._kept().facts_if(path, read, admits)
+
+    def save(self, package_paths: Callable[[], Iterable[str]]) -> list[str]:
+        """Write what this run read (`FactsCache.save`); what to say of the cache."""
+        return [] if self._cache is None else self._cache.save(package_paths)
 
 
 class GraphRequest(NamedTuple):
