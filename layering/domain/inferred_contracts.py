@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from layering.domain.components import strongly_connected
+
 
 @dataclass(frozen=True)
 class InferredLayer:
@@ -168,47 +170,11 @@ def _apart(
 def _strongly_connected(
     nodes: Sequence[str], reach: Mapping[str, frozenset[str]]
 ) -> list[tuple[str, ...]]:
-    """The strongly connected components of the reach (Tarjan's, iterative), each sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[tuple[str, ...]] = []
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter(sorted(reach[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, successors = work[-1]
-            advanced = False
-            for successor in successors:
-                if successor not in index:
-                    index[successor] = low[successor] = len(index)
-                    stack.append(successor)
-                    on_stack.add(successor)
-                    work.append((successor, iter(sorted(reach[successor]))))
-                    advanced = True
-                    break
-                if successor in on_stack:
-                    low[node] = min(low[node], index[successor])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                found.append(tuple(sorted(component)))
-    return found
+    """The strongly connected components of the reach, each sorted."""
+    return [
+        tuple(sorted(component))
+        for component in strongly_connected(nodes, lambda node: sorted(reach[node]))
+    ]
 
 
 def children_reach(
