@@ -82,10 +82,15 @@ def fmt_peak(series: ToolSeries) -> str:
     return ("<= " if series.peak_at_floor else "") + f"{kb / 1024:.0f} MiB"
 
 
-def peak_ratio(lay: ToolSeries, il: ToolSeries) -> str:
+def peak_ratio_of(lay: ToolSeries, il: ToolSeries) -> float | None:
+    """layering's peak RSS / lint-imports'; None where either is only an upper bound."""
     if lay.peak_at_floor or il.peak_at_floor:
-        return "n/a"
-    return fmt_ratio(ratio(lay.peak_kb, il.peak_kb))
+        return None
+    return ratio(lay.peak_kb, il.peak_kb)
+
+
+def peak_ratio(lay: ToolSeries, il: ToolSeries) -> str:
+    return fmt_ratio(peak_ratio_of(lay, il))
 
 
 def peak_rows(corpus: str, res: dict) -> list[list[str]]:

@@ -23,7 +23,14 @@ from .tables import (
     table,
     verdict_section,
 )
-from .targets import cache_targets, cut_targets, earlier_targets, speed_targets
+from .targets import (
+    cache_targets,
+    cut_targets,
+    default_mode_targets,
+    earlier_targets,
+    editor_targets,
+    speed_targets,
+)
 from .timing import ToolSeries
 
 METHOD = """\
@@ -125,6 +132,8 @@ def write_report(
     L += verdict_section(results, scale, probes, probe_same)
     L.append("## Targets\n")
     L.append("What limits each goal missed, with the profiles behind it: `bench/LIMITS.md`.\n")
+    L += default_mode_targets(results, probes)
+    L += editor_targets(results)
     L += speed_targets(results)
     L += cache_targets(results)
     L += cut_targets(results)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .corpora import CUT_MINIMUM, STANDARD_WORKLOADS
+from .corpora import CORPORA, CUT_MINIMUM, STANDARD_WORKLOADS
+from .extra_tables import fmt_spread, peak_ratio_of
 from .guard import guard_holds, shown_slower
+from .lsp_session import LSP_CORPORA
 from .tables import all_met, at_most, edit_series, first, met, state, yes_no
-from .timing import fmt_ratio, ratio
+from .timing import fmt_ratio, median, ratio
 from .workloads import WorkloadResult
 
 # Issue 14's goals: layering's median / lint-imports' median (a, b, c cold; d1, d2, e cached).
@@ -24,6 +26,10 @@ SPEED_GOAL_MODES = {
 
 CUT_REPORT_MAX_LINES = 300
 
+# Issue 34: `layering lsp` answers a save "well under a second" (the median of the saves).
+LSP_ANSWER_GOAL = 1.0
+INIT_CORPUS = "homeassistant"  # where `layering init` must be measured and its file kept
+
 
 def target_line(label: str, ok: bool | None, detail: str) -> str:
     return f"- {label}: {met(ok)} — {detail}"
@@ -32,6 +38,226 @@ def target_line(label: str, ok: bool | None, detail: str) -> str:
 def standard_med(results: dict, corpus: str, wl: str, mode: str, tool: str) -> float | None:
     wr = results[corpus]["standard"].get(wl)
     return wr.series[mode][tool].med if wr else None
+
+
+def listed(parts: list[str], missing: list[str]) -> str:
+    """The measured corpora's figures, then the corpora without one."""
+    text = ", ".join(parts)
+    if missing:
+        text += ("; " if text else "") + "not measured: " + ", ".join(missing)
+    return text
+
+
+def every_corpus(
+    results: dict, ratio_of: Callable[[dict], float | None], limit: float
+) -> tuple[bool | None, str]:
+    """A goal on all four corpora: each corpus's ratio, from its results. A corpus without one
+    (not run, the part not run, or failed) leaves the goal not measured unless another misses
+    it."""
+    parts, missing, oks = [], [], []
+    for corpus in CORPORA:
+        r = ratio_of(results[corpus]) if corpus in results else None
+        oks.append(at_most(r, limit))
+        if r is None:
+            missing.append(corpus)
+        else:
+            parts.append(f"{corpus} {fmt_ratio(r)}")
+    return all_met(oks), listed(parts, missing)
+
+
+def every_corpus_cold(
+    results: dict,
+    ratios_of: Callable[[dict], tuple[float | None, float | None]],
+    limit: float,
+) -> tuple[bool | None, str]:
+    """A cold goal on all four corpora, judged on each corpus's default mode from an empty cache
+    where the run has it, else on `--no-cache`: `ratios_of` gives (default, `--no-cache`)."""
+    parts, missing, oks = [], [], []
+    for corpus in CORPORA:
+        default, cold = ratios_of(results[corpus]) if corpus in results else (None, None)
+        if default is not None:
+            judged, text = default, f"default (`--no-cache` {fmt_ratio(cold)})"
+        else:
+            judged, text = cold, "`--no-cache` (default n/a)"
+        oks.append(at_most(judged, limit))
+        if judged is None:
+            missing.append(corpus)
+        else:
+            parts.append(f"{corpus} {fmt_ratio(judged)} {text}")
+    return all_met(oks), listed(parts, missing)
+
+
+def standard_ratios(wl: str) -> Callable[[dict], tuple[float | None, float | None]]:
+    """A standard workload's (default from an empty cache, `--no-cache`) ratios, both against
+    lint-imports cold."""
+
+    def ratios_of(res: dict) -> tuple[float | None, float | None]:
+        wr = res["standard"].get(wl)
+        if wr is None:
+            return None, None
+        lay, il = wr.series, wr.series["cold"]["import-linter"].med
+        return ratio(lay["default"]["layering"].med, il), ratio(lay["cold"]["layering"].med, il)
+
+    return ratios_of
+
+
+def warm_ratio(wl: str) -> Callable[[dict], float | None]:
+    def ratio_of(res: dict) -> float | None:
+        wr = res["standard"].get(wl)
+        if wr is None:
+            return None
+        return ratio(wr.series["warm"]["layering"].med, wr.series["warm"]["import-linter"].med)
+
+    return ratio_of
+
+
+def edit_ratio(wl: str) -> Callable[[dict], float | None]:
+    """An edit workload's ratio, each tool with its cache (warm before the edit)."""
+
+    def ratio_of(res: dict) -> float | None:
+        series = edit_series(res).get(wl)
+        if series is None:
+            return None
+        return ratio(series["cache"]["layering"].med, series["cache"]["import-linter"].med)
+
+    return ratio_of
+
+
+def config_file_ratio(mode: str) -> Callable[[dict], float | None]:
+    def ratio_of(res: dict) -> float | None:
+        if "f" not in res:
+            return None
+        s = res["f"].series[mode]
+        return ratio(s["layering"].med, s["import-linter"].med)
+
+    return ratio_of
+
+
+def c_peak_ratios(res: dict) -> tuple[float | None, float | None]:
+    """The peak RSS of c's timed runs, layering default from an empty cache and `--no-cache`
+    against lint-imports cold (as in the table of every cell); None at the benchmark's floor."""
+    wr = res["standard"].get("c")
+    if wr is None:
+        return None, None
+    il = wr.series["cold"]["import-linter"]
+    default, cold = (wr.series[mode]["layering"] for mode in ("default", "cold"))
+    return peak_ratio_of(default, il), peak_ratio_of(cold, il)
+
+
+def probe_reference(probes: dict | None) -> str:
+    """What the run has beside the `loads` goal: the probe contract against the naive way."""
+    if not probes:
+        return "the run times no `loads` contract (and the probes part was not run)"
+    r = ratio(probes["layering"].med, probes["naive"].med)
+    return (
+        "the run times no `loads` contract; for reference, the probe contract / 20 naive "
+        f"subprocesses: {fmt_ratio(r)}"
+    )
+
+
+def default_mode_targets(results: dict, probes: dict | None) -> list[str]:
+    """Issue 30's table: layering / lint-imports on all four corpora, layering in the default
+    mode (cache on) wherever the run has it."""
+    L = [
+        "### Issue 30: every contract answered from the cache, ahead of import-linter "
+        "(layering / lint-imports, all four corpora; the default mode, cache on)\n"
+    ]
+    f_goals = (
+        (
+            "f (an import-linter configuration as teams write it: layers + forbidden with "
+            "allow_indirect_imports + independence) cold (`--no-cache`: f has no default row)",
+            "cold",
+            0.85,
+        ),
+        ("f warm", "warm", 0.30),
+        ("f one edit (d1's body edit, both warm before)", "edit", 0.35),
+    )
+    for label, mode, goal in f_goals:
+        L.append(
+            target_line(
+                f"{label} <= {goal:.2f}x", *every_corpus(results, config_file_ratio(mode), goal)
+            )
+        )
+    judged = "judged on the default mode from an empty cache, else `--no-cache`"
+    L.append(
+        target_line(
+            f"b chains, cold <= 0.50x ({judged})",
+            *every_corpus_cold(results, standard_ratios("b"), 0.50),
+        )
+    )
+    L.append(
+        target_line(
+            f"c layers + independence, cold <= 0.85x ({judged})",
+            *every_corpus_cold(results, standard_ratios("c"), 0.85),
+        )
+    )
+    L.append(target_line("c warm <= 0.15x", *every_corpus(results, warm_ratio("c"), 0.15)))
+    edit_goals = (
+        ("d1 function body edited", "d1", 0.20),
+        ("d2 import added", "d2", 0.35),
+        ("e fresh CI checkout, cache restored", "e", 0.15),
+    )
+    for label, wl, goal in edit_goals:
+        L.append(
+            target_line(f"{label} <= {goal:.2f}x", *every_corpus(results, edit_ratio(wl), goal))
+        )
+    L.append(
+        target_line(
+            "`loads` static vs probes (20 Django modules) <= 0.20x",
+            None,
+            probe_reference(probes),
+        )
+    )
+    L.append(
+        target_line(
+            f"peak memory (RSS of the timed runs), c cold <= 1.00x lint-imports' ({judged})",
+            *every_corpus_cold(results, c_peak_ratios, 1.0),
+        )
+    )
+    return L + [""]
+
+
+def init_text(corpus: str, ir) -> str:
+    written = "no file written" if ir.contracts is None else f"{ir.contracts} contracts written"
+    kept = f", the file {ir.check_verdict}" if ir.contracts is not None else ""
+    return f"{corpus} {ir.series.cell}, {written}{kept}"
+
+
+def editor_targets(results: dict) -> list[str]:
+    """Issue 34: `layering init` on each corpus, and `layering lsp` answering a save."""
+    L = ["### Issue 34: init and the editor\n"]
+    inits = {corpus: results.get(corpus, {}).get("init") for corpus in CORPORA}
+    ir = inits[INIT_CORPUS]
+    ok = None if ir is None else ir.series.med is not None and ir.check_verdict == "kept"
+    L.append(
+        target_line(
+            f"`layering init` on each corpus (time, contracts written, the file checked), "
+            f"measured and its file kept on {INIT_CORPUS}",
+            ok,
+            listed(
+                [init_text(corpus, ir) for corpus, ir in inits.items() if ir],
+                [corpus for corpus, ir in inits.items() if not ir],
+            ),
+        )
+    )
+    parts, missing, oks = [], [], []
+    for corpus in LSP_CORPORA:
+        lr = results.get(corpus, {}).get("lsp")
+        if lr is None or not lr.answers:
+            missing.append(corpus)
+            oks.append(None)
+        else:
+            parts.append(f"{corpus} {' / '.join(fmt_spread(lr.answers))}")
+            oks.append(median(lr.answers) < LSP_ANSWER_GOAL)
+    L.append(
+        target_line(
+            f"`layering lsp` answer after a save (min / median / max), median < "
+            f"{LSP_ANSWER_GOAL:.0f} s on {' and '.join(LSP_CORPORA)}",
+            all_met(oks),
+            listed(parts, missing),
+        )
+    )
+    return L + [""]
 
 
 def speed_targets(results: dict) -> list[str]:
