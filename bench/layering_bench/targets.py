@@ -144,14 +144,17 @@ def c_peak_ratios(res: dict) -> tuple[float | None, float | None]:
     return peak_ratio_of(default, il), peak_ratio_of(cold, il)
 
 
-def probe_reference(probes: dict | None) -> str:
-    """What the run has beside the `loads` goal: the probe contract against the naive way."""
-    if not probes:
-        return "the run times no `loads` contract (and the probes part was not run)"
-    r = ratio(probes["layering"].med, probes["naive"].med)
-    return (
-        "the run times no `loads` contract; for reference, the probe contract / 20 naive "
-        f"subprocesses: {fmt_ratio(r)}"
+def loads_target(probes: dict | None) -> tuple[bool | None, str]:
+    """The `loads` goal: a static `loads` contract of the probes' 20 Django modules and their
+    forbidden module, in the default mode (warm cache), against the probe contract of the same
+    (`--no-cache`: a probe runs the code, which no cache answers)."""
+    loads = probes.get("loads") if probes else None
+    if not loads or loads.error or not loads.times:
+        return None, "not measured (the probes part was not run, or its loads run failed)"
+    r = ratio(loads.med, probes["layering"].med)
+    return at_most(r, 0.20), (
+        f"{fmt_ratio(r)} ({loads.med * 1000:.0f} ms static with the cache, "
+        f"{probes['layering'].med * 1000:.0f} ms probes)"
     )
 
 
@@ -202,11 +205,7 @@ def default_mode_targets(results: dict, probes: dict | None) -> list[str]:
             target_line(f"{label} <= {goal:.2f}x", *every_corpus(results, edit_ratio(wl), goal))
         )
     L.append(
-        target_line(
-            "`loads` static vs probes (20 Django modules) <= 0.20x",
-            None,
-            probe_reference(probes),
-        )
+        target_line("`loads` static vs probes (20 Django modules) <= 0.20x", *loads_target(probes))
     )
     L.append(
         target_line(
