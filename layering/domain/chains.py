@@ -16,10 +16,10 @@ found), so it is stable too, and it names the imports that bring the targets in.
 
 from __future__ import annotations
 
-from collections import ChainMap, deque
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 Imports = Mapping[str, AbstractSet[str]]
 Importers = Mapping[str, AbstractSet[str]]
@@ -67,7 +67,7 @@ def chains_and_cut(
     distance = _distances_to(importers, sources, targets, excluded)
     routes = _Routes(imports, sources, excluded, distance)
     useful = _useful_edges(imports, sources, targets, excluded, distance)
-    cut = _cut_nearest_targets(useful, importers, sources, targets, uncuttable)
+    cut = _cut_nearest_targets(useful, importers, sources, targets, distance, uncuttable)
     if not cut:
         return ChainsAndCut(len(routes.starts), (), {}, {}, (), 0)
     example = {edge: _shortest_chain_through(useful, sources, targets, edge) for edge in cut}
@@ -204,71 +204,6 @@ def _distances_to(
     return distance
 
 
-def _cut_nearest_targets(
-    useful: dict[str, list[str]],
-    importers: Importers,
-    sources: AbstractSet[str],
-    targets: AbstractSet[str],
-    uncuttable: AbstractSet[str] = frozenset(),
-) -> list[Edge]:
-    """The fewest imports whose removal leaves no chain from `sources` to `targets`, sorted.
-
-    Max-flow with unit capacity per importing module pair over the imports that lie on some
-    chain; of the minimum cuts, the one nearest the targets: the imports into the set of
-    modules from which a target can still be reached in the residual graph.
-    """
-    if not useful:
-        return []
-    if any(m in uncuttable for m in useful):
-        useful, importers = _relayed(useful, importers, uncuttable)
-    saturated = _maximum_flow(useful, sources, targets)
-    near_targets = _reaching_targets(useful, importers, sources, targets, saturated)
-    return sorted(
-        {_unrelayed(a, b) for a, b in saturated if a not in near_targets and b in near_targets}
-    )
-
-
-_RELAY = "\0"
-"""Joins the parts of a relay's name (`_relayed`): no module's name holds it."""
-
-
-def _relayed(
-    useful: dict[str, list[str]], importers: Importers, uncuttable: AbstractSet[str]
-) -> tuple[dict[str, list[str]], Importers]:
-    """`useful` (and `importers`) with each import of an uncuttable module replaced by more
-    parallel relays, each a module of its own, than there are other imports: cutting one
-    costs more than cutting all of those, so a minimum cut takes it only where no cut
-    without it exists (unit capacities stay: the flow is unchanged elsewhere)."""
-    relays = 1 + sum(len(m) for importer, m in useful.items() if importer not in uncuttable)
-    relayed = dict(useful)
-    changed: dict[str, set[str]] = {}
-    for importer in sorted(m for m in useful if m in uncuttable):
-        relayed[importer] = []
-        for imported in useful[importer]:
-            into = changed.setdefault(imported, set(importers.get(imported, ())))
-            into.discard(importer)
-            for number in range(relays):
-                relay = _RELAY.join((importer, imported, str(number)))
-                relayed[importer].append(relay)
-                relayed[relay] = [imported]
-                changed[relay] = {importer}
-                into.add(relay)
-    overlay: dict[str, AbstractSet[str]] = dict(changed)
-    # ChainMap writes only to its first mapping: the graph's importers are read, never copied.
-    return relayed, ChainMap(overlay, cast("MutableMapping[str, AbstractSet[str]]", importers))
-
-
-def _unrelayed(importer: str, imported: str) -> Edge:
-    """The import a cut edge stands for: itself, or the one a relay stands in for."""
-    if _RELAY in importer:
-        start, end, _ = importer.split(_RELAY)
-        return start, end
-    if _RELAY in imported:
-        start, end, _ = imported.split(_RELAY)
-        return start, end
-    return importer, imported
-
-
 def _useful_edges(
     imports: Imports,
     sources: AbstractSet[str],
@@ -300,195 +235,194 @@ def _useful_edges(
     return useful
 
 
-def _maximum_flow(
-    useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str]
-) -> set[Edge]:
-    """A maximum flow, unit capacity per import, from the sources to the targets: the imports
-    that carry flow. Any maximum flow leaves the same cut nearest the targets, so it is sent
-    from whichever side has fewer modules to start from, backwards along the imports when the
-    targets have fewer: each depth-first pass of a phase starts once from every module of its
-    side, and `transformers.models` has 2,571 modules with an import on a chain to
-    `transformers.pipelines`, whose side has one."""
-    starts = [module for module in sorted(sources) if module in useful]
-    ends = sorted(
-        {module for imported in useful.values() for module in imported if module in targets}
-    )
-    if len(ends) >= len(starts):
-        return _dinic(useful, starts, targets)
-    backward: dict[str, list[str]] = {}
-    for importer in sorted(useful):
-        for module in useful[importer]:
-            backward.setdefault(module, []).append(importer)
-    return {(importer, imported) for imported, importer in _dinic(backward, ends, sources)}
-
-
-def _dinic(
-    useful: dict[str, list[str]], starts: list[str], targets: AbstractSet[str]
-) -> set[Edge]:
-    """A maximum flow, unit capacity per edge of `useful`, from `starts` to `targets` (Dinic's
-    method: a breadth-first pass layers the residual graph, then depth-first passes send flow
-    along it until it is blocked): the edges that carry flow. The edges are imports or, for a
-    flow sent backwards, imports turned around; "importer" and "imported" below say which end
-    of an edge is which as `useful` has it."""
-    saturated: set[Edge] = set()
-    flowing_into: dict[str, set[str]] = {}
-    while True:
-        level = _levels(useful, starts, targets, saturated, flowing_into)
-        if level is None:
-            return saturated
-        onward = _LevelGraph(useful, level, saturated, flowing_into)
-        for start in starts:
-            while True:
-                path = _blocking_path(start, onward, targets, saturated)
-                if path is None:
-                    break
-                for importer, (imported, back) in path:
-                    onward.position[importer] += 1  # a unit edge carries one unit: it is used up
-                    if back:  # flow sent back along an import cancels the flow on it
-                        saturated.discard((imported, importer))
-                        flowing_into[importer].discard(imported)
-                    else:
-                        saturated.add((importer, imported))
-                        flowing_into.setdefault(imported, set()).add(importer)
-
-
-def _levels(
-    useful: dict[str, list[str]],
-    starts: list[str],
-    targets: AbstractSet[str],
-    saturated: set[Edge],
-    flowing_into: dict[str, set[str]],
-) -> dict[str, int] | None:
-    """How many residual edges each module is from the sources; None when no target is reached
-    (the flow is then maximal). Flow ends at a target: its edges are not followed."""
-    level = dict.fromkeys(starts, 0)
-    queue = deque(starts)
-    reached = False
-    while queue:
-        module = queue.popleft()
-        if module in targets:
-            reached = True
-            continue
-        following = level[module] + 1
-        for imported in useful.get(module, ()):
-            if imported not in level and (module, imported) not in saturated:
-                level[imported] = following
-                queue.append(imported)
-        for importer in flowing_into.get(module, ()):
-            if importer not in level:
-                level[importer] = following
-                queue.append(importer)
-    return level if reached else None
-
-
-class _LevelGraph:
-    """The residual edges of one phase from each module to one a level further, with whether
-    each runs back along an import carrying flow: built for a module when a path first reaches
-    it (a phase reaches few of the modules the layering pass saw); `position` is how many of
-    them are used up or lead nowhere."""
-
-    def __init__(
-        self,
-        useful: dict[str, list[str]],
-        level: dict[str, int],
-        saturated: set[Edge],
-        flowing_into: dict[str, set[str]],
-    ) -> None:
-        self.useful, self.level, self.saturated, self.flowing_into = (
-            useful,
-            level,
-            saturated,
-            flowing_into,
-        )
-        self.edges: dict[str, list[tuple[str, bool]]] = {}
-        self.position: dict[str, int] = {}
-
-    def of(self, module: str) -> list[tuple[str, bool]]:
-        if module not in self.edges:
-            following = self.level[module] + 1
-            level = self.level
-            edges = [
-                (m, False)
-                for m in self.useful.get(module, ())
-                if level.get(m) == following and (module, m) not in self.saturated
-            ]
-            edges += [
-                (m, True)
-                for m in sorted(self.flowing_into.get(module, ()))
-                if level.get(m) == following
-            ]
-            self.edges[module] = edges
-            self.position[module] = 0
-        return self.edges[module]
-
-
-def _blocking_path(
-    start: str,
-    onward: _LevelGraph,
-    targets: AbstractSet[str],
-    saturated: set[Edge],
-) -> list[tuple[str, tuple[str, bool]]] | None:
-    """A path from `start` to a target along the level graph's unused edges, as (module,
-    (next module, back)) steps; modules found to lead nowhere are skipped from then on."""
-    path: list[tuple[str, tuple[str, bool]]] = []
-    module = start
-    position = onward.position
-    while True:
-        if module in targets:
-            return path
-        edges = onward.of(module)
-        index = position[module]
-        while index < len(edges) and not _usable(module, edges[index], saturated):
-            index += 1
-        position[module] = index
-        if index < len(edges):
-            path.append((module, edges[index]))
-            module = edges[index][0]
-            continue
-        if not path:
-            return None
-        module, _ = path.pop()
-        position[module] += 1
-
-
-def _usable(module: str, edge: tuple[str, bool], saturated: set[Edge]) -> bool:
-    following, back = edge
-    return (following, module) in saturated if back else (module, following) not in saturated
-
-
-def _reaching_targets(
+def _cut_nearest_targets(
     useful: dict[str, list[str]],
     importers: Importers,
     sources: AbstractSet[str],
     targets: AbstractSet[str],
-    saturated: set[Edge],
-) -> set[str]:
-    """The modules from which a target can be reached in the residual graph, walked back from
-    the targets on the graph's own importers (an import is useful when its importer is a key of
-    `useful` and it runs into no source): no index of the useful imports is built per pair."""
-    sending: dict[str, list[str]] = {}
-    for importer, imported in saturated:
-        sending.setdefault(importer, []).append(imported)
-    reaching = set(targets)
-    queue = deque(sorted(targets))
-    while queue:
-        module = queue.popleft()
-        if module not in sources:
-            for importer in importers.get(module, ()):
-                if (
-                    importer not in reaching
-                    and importer in useful
-                    and (importer, module) not in saturated
-                ):
-                    reaching.add(importer)
-                    queue.append(importer)
-        # A residual back edge runs against each import that carries flow: from its imported
-        # module to its importer, so the importer reaches what the imported module reaches.
-        for imported in sending.get(module, ()):
-            if imported not in reaching:
-                reaching.add(imported)
-                queue.append(imported)
-    return reaching
+    distance: dict[str, int],
+    uncuttable: AbstractSet[str] = frozenset(),
+) -> list[Edge]:
+    """The fewest imports whose removal leaves no chain from `sources` to `targets`, sorted.
+
+    A maximum flow over the imports that lie on some chain; of the minimum cuts, the one
+    nearest the targets: the imports into the modules from which a target can still be reached
+    in the residual graph. Every maximum flow leaves that same cut, and the flow's last walk
+    back from the targets finds those modules.
+    """
+    if not useful:
+        return []
+    flow = _Flow(useful, importers, sources, targets, uncuttable)
+    phase: _Phase | None = flow.first_phase(distance)
+    while phase is not None:
+        flow.block(phase)
+        phase = flow.next_phase()
+    return sorted(flow.cut())
+
+
+class _Phase(NamedTuple):
+    """A phase of Dinic's method: how many residual imports each module is from the targets
+    (`level`, as far as needed), and the level of each source it sends flow from."""
+
+    level: Mapping[str, int]
+    starts: dict[str, int]
+
+
+class _Flow:
+    """A maximum flow from the sources to the targets along the imports that lie on some chain
+    (`useful`), by Dinic's method: each phase sends flow along the ways on which every step
+    leads one level nearer a target, until each is blocked; the levels are then walked again
+    back from the targets, over the residual graph, only as far as the nearest source. The
+    first phase's levels are the distances to the targets, already known; its flow is sent
+    from the nearest sources only, so that 2,597 modules of `transformers.models` with a chain
+    to `transformers.pipelines` are not each walked down to the one import that cuts them all.
+
+    An import carries one unit, or one of an uncuttable module more than all the others
+    together (`limit`), so a minimum cut takes it only where no cut without it exists."""
+
+    def __init__(
+        self,
+        useful: dict[str, list[str]],
+        importers: Importers,
+        sources: AbstractSet[str],
+        targets: AbstractSet[str],
+        uncuttable: AbstractSet[str],
+    ) -> None:
+        self.useful, self.importers, self.sources = useful, importers, sources
+        heavy = [importer for importer in useful if importer in uncuttable]
+        self.limit: dict[str, int] = {}
+        if heavy:
+            others = sum(len(m) for importer, m in useful.items() if importer not in uncuttable)
+            self.limit = dict.fromkeys(heavy, 1 + others)
+        self.ends = sorted(targets & set().union(*useful.values()))
+        """The targets some import on a chain runs into."""
+        self.carried: dict[Edge, int] = {}
+        self.full: set[Edge] = set()
+        """The imports that carry all the flow they can."""
+        self.sending: dict[str, set[str]] = {}
+        """Each importer's imported modules whose import carries flow."""
+        self.receiving: dict[str, set[str]] = {}
+        """Each imported module's importers whose import of it carries flow."""
+        self.importing = set(useful)
+        self.entering: dict[str, AbstractSet[str]] = {}
+        self.near_targets: set[str] = set()
+
+    def first_phase(self, distance: dict[str, int]) -> _Phase:
+        """With no flow yet, the levels are the distances to the targets."""
+        useful = self.useful
+        levels = {s: 1 + min(distance[m] for m in useful[s]) for s in self.sources if s in useful}
+        nearest = min(levels.values())
+        return _Phase(distance, {s: d for s, d in sorted(levels.items()) if d == nearest})
+
+    def next_phase(self) -> _Phase | None:
+        """How many residual imports each module is from the targets, walked back from them
+        as far as the level of the nearest sources; None when no source is reached (the flow is
+        maximal, and the modules walked are those from which a target can be reached)."""
+        sources, full, sending = self.sources, self.full, self.sending
+        level = dict.fromkeys(self.ends, 0)
+        frontier = self.ends
+        depth = 0
+        while frontier:
+            depth += 1
+            following = []
+            for module in frontier:
+                for importer in self._importers_on_chains(module):
+                    if importer not in level and (importer, module) not in full:
+                        level[importer] = depth
+                        following.append(importer)
+                # Against an import that carries flow, a residual way runs from the imported
+                # module back to its importer.
+                for imported in sending.get(module, ()):
+                    if imported not in level:
+                        level[imported] = depth
+                        following.append(imported)
+            starts = sorted(m for m in following if m in sources)
+            if starts:
+                return _Phase(level, dict.fromkeys(starts, depth))
+            frontier = following
+        self.near_targets = set(level)
+        return None
+
+    def _importers_on_chains(self, module: str) -> AbstractSet[str]:
+        """The importers of `module` whose import of it lies on a chain: those of the graph
+        that import on a chain at all (no import runs into a source), found once."""
+        if module not in self.entering:
+            self.entering[module] = self.importers.get(module, frozenset()) & self.importing
+        return self.entering[module]
+
+    def block(self, phase: _Phase) -> None:
+        """Send flow from each start along ways whose every step is one level down, until none
+        is left; a module found to lead nowhere is passed over from then on."""
+        level = phase.level
+        ways: dict[str, list[tuple[str, bool]]] = {}
+        position: dict[str, int] = {}
+        for start, top in phase.starts.items():
+            ways[start], position[start] = self._ways(start, top - 1, level), 0
+            path: list[tuple[str, str, bool]] = []
+            module = start
+            while True:
+                onward, index = ways[module], position[module]
+                while index < len(onward) and not self._usable(module, *onward[index]):
+                    index += 1
+                position[module] = index
+                if index == len(onward):
+                    if not path:
+                        break
+                    module, _, _ = path.pop()
+                    position[module] += 1
+                    continue
+                following, back = onward[index]
+                path.append((module, following, back))
+                if level[following] == 0:
+                    self._send(path)
+                    path, module = [], start
+                    continue
+                if following not in ways:
+                    ways[following] = self._ways(following, level[following] - 1, level)
+                    position[following] = 0
+                module = following
+
+    def _ways(self, module: str, down: int, level: Mapping[str, int]) -> list[tuple[str, bool]]:
+        """The residual steps from `module` to the level `down`: along its imports, and back
+        along the imports of it that carry flow (`True`)."""
+        ways = [(m, False) for m in self.useful.get(module, ()) if level.get(m) == down]
+        ways += [(m, True) for m in self.receiving.get(module, ()) if level.get(m) == down]
+        return ways
+
+    def _usable(self, module: str, following: str, back: bool) -> bool:
+        if back:
+            return (following, module) in self.carried
+        return (module, following) not in self.full
+
+    def _send(self, path: list[tuple[str, str, bool]]) -> None:
+        """Send as much flow along `path` as each of its steps can take."""
+        carried = self.carried
+        amount = min(
+            carried[following, module]
+            if back
+            else self.limit.get(module, 1) - carried.get((module, following), 0)
+            for module, following, back in path
+        )
+        for module, following, back in path:
+            if back:
+                carried[following, module] -= amount
+                self.full.discard((following, module))
+                if not carried[following, module]:
+                    del carried[following, module]
+                    self.sending[following].discard(module)
+                    self.receiving[module].discard(following)
+            else:
+                carried[module, following] = carried.get((module, following), 0) + amount
+                if carried[module, following] == self.limit.get(module, 1):
+                    self.full.add((module, following))
+                self.sending.setdefault(module, set()).add(following)
+                self.receiving.setdefault(following, set()).add(module)
+
+    def cut(self) -> set[Edge]:
+        """Once the flow is maximal, the imports into the modules from which a target can be
+        reached, from the others (each carries all it can)."""
+        near = self.near_targets
+        return {(a, b) for a, b in self.carried if a not in near and b in near}
 
 
 def _shortest_chain_through(
