@@ -65,12 +65,12 @@ def chains_and_cut(
     targets = frozenset(targets) - sources - excluded
     importers = importers if importers is not None else importers_of(imports)
     distance = _distances_to(importers, sources, targets, excluded)
-    routes = _Routes(imports, sources, excluded, distance)
     useful = _useful_edges(imports, sources, targets, excluded, distance)
     cut = _cut_nearest_targets(useful, importers, sources, targets, distance, uncuttable)
-    if not cut:
-        return ChainsAndCut(len(routes.starts), (), {}, {}, (), 0)
-    example = {edge: _shortest_chain_through(useful, sources, targets, edge) for edge in cut}
+    if not cut:  # no import lies on a chain: there is none
+        return ChainsAndCut(0, (), {}, {}, (), 0)
+    routes = _Routes(imports, sources, excluded, distance, useful)
+    example = _shortest_chains_through(_InOrder(useful), sources, targets, cut)
     chains = routes.shortest(listed)
     shown = len(set(chains) | {chain for chain in example.values() if routes.is_canonical(chain)})
     return ChainsAndCut(
@@ -89,18 +89,15 @@ class _Routes:
         sources: AbstractSet[str],
         excluded: AbstractSet[str],
         distance: dict[str, int],
+        useful: dict[str, set[str]],
     ) -> None:
         self.imports = imports
         self.sources = sources
         self.excluded = excluded
         self.distance = distance
         self.following: dict[str, str] = {}
-        self.starts = [  # in no order: `shortest` orders those it builds
-            (source, first)
-            for source in sources
-            for first in imports.get(source, ())
-            if first in distance and first not in sources
-        ]
+        # The imports of sources on a chain, in no order: `shortest` orders those it builds.
+        self.starts = [(s, first) for s in sources if s in useful for first in useful[s]]
 
     def step(self, module: str) -> str:
         if module not in self.following:
@@ -186,9 +183,9 @@ def _distances_to(
 ) -> dict[str, int]:
     """How many imports each module is from the nearest target, through neither sources nor
     excluded modules (sources are ends, never middles): a level at a time, by set operations."""
-    distance = dict.fromkeys(sorted(targets), 0)
+    distance = dict.fromkeys(targets, 0)
     seen = set(targets) | set(sources) | set(excluded)
-    frontier = list(distance)
+    frontier: AbstractSet[str] = targets
     level = 0
     while frontier:
         level += 1
@@ -199,7 +196,7 @@ def _distances_to(
                 following |= found
         following -= seen
         seen |= following
-        frontier = sorted(following)
+        frontier = following
         distance.update(dict.fromkeys(frontier, level))
     return distance
 
@@ -210,14 +207,14 @@ def _useful_edges(
     targets: AbstractSet[str],
     excluded: AbstractSet[str],
     distance: dict[str, int],
-) -> dict[str, list[str]]:
+) -> dict[str, set[str]]:
     """The imports that lie on some chain: from a module reached from a source, to a module
     that reaches a target; never into a source, never out of a target, never via excluded
-    (`distance` holds no excluded module)."""
+    (`distance` holds no excluded module). In no order: what needs one sorts (`_InOrder`)."""
     ends = set(distance).difference(sources)
     reached = set(sources) - excluded
-    frontier = sorted(reached)
-    useful: dict[str, list[str]] = {}
+    frontier = reached
+    useful: dict[str, set[str]] = {}
     while frontier:
         following: set[str] = set()
         for module in frontier:
@@ -227,16 +224,45 @@ def _useful_edges(
             if imported:
                 onward = ends.intersection(imported)
                 if onward:
-                    useful[module] = sorted(onward)
+                    useful[module] = onward
                     following |= onward
         following -= reached
         reached |= following
-        frontier = sorted(following)
+        frontier = following
     return useful
 
 
+class _InOrder(dict[str, list[str]]):
+    """Each module's imports on a chain, alphabetically, sorted when first asked for: the walks
+    that find examples take them in that order, so that an example is the same on every run."""
+
+    def __init__(self, useful: dict[str, set[str]]) -> None:
+        super().__init__()
+        self.useful = useful
+
+    def __missing__(self, module: str) -> list[str]:
+        self[module] = ordered = sorted(self.useful.get(module, ()))
+        return ordered
+
+
+def _cut(
+    imports: Imports,
+    importers: Importers,
+    sources: AbstractSet[str],
+    targets: AbstractSet[str],
+    excluded: AbstractSet[str],
+    uncuttable: AbstractSet[str],
+) -> list[Edge]:
+    """The cut `chains_and_cut` finds, alone: what a contract's one cut needs of a question."""
+    sources = frozenset(sources) - excluded
+    targets = frozenset(targets) - sources - excluded
+    distance = _distances_to(importers, sources, targets, excluded)
+    useful = _useful_edges(imports, sources, targets, excluded, distance)
+    return _cut_nearest_targets(useful, importers, sources, targets, distance, uncuttable)
+
+
 def _cut_nearest_targets(
-    useful: dict[str, list[str]],
+    useful: dict[str, set[str]],
     importers: Importers,
     sources: AbstractSet[str],
     targets: AbstractSet[str],
@@ -282,7 +308,7 @@ class _Flow:
 
     def __init__(
         self,
-        useful: dict[str, list[str]],
+        useful: dict[str, set[str]],
         importers: Importers,
         sources: AbstractSet[str],
         targets: AbstractSet[str],
@@ -425,25 +451,64 @@ class _Flow:
         return {(a, b) for a, b in self.carried if a not in near and b in near}
 
 
+def _shortest_chains_through(
+    useful: _InOrder, sources: AbstractSet[str], targets: AbstractSet[str], cut: list[Edge]
+) -> dict[Edge, Chain]:
+    """The shortest chain that crosses each import of `cut`, the ways to their importers from
+    the sources all read off one walk."""
+    heads = _shortest_ways_from_sources(useful, sources, {importer for importer, _ in cut})
+    return {
+        edge: _shortest_chain_through(useful, sources, targets, edge, heads[edge[0]])
+        for edge in cut
+    }
+
+
+def _shortest_ways_from_sources(
+    useful: _InOrder, sources: AbstractSet[str], modules: set[str]
+) -> dict[str, list[str]]:
+    """The shortest way from a source to each of `modules` (all on chains), as
+    `_shortest_way_from_sources` finds it: one breadth-first walk, as far as the last found."""
+    parent: dict[str, str | None] = {s: None for s in sorted(sources)}
+    missing = modules - parent.keys()
+    queue = deque(parent)
+    while queue and missing:
+        current = queue.popleft()
+        for following in useful[current]:
+            if following not in parent:
+                parent[following] = current
+                missing.discard(following)
+                queue.append(following)
+    ways = {}
+    for module in modules:
+        way = [module]
+        while (previous := parent[way[-1]]) is not None:
+            way.append(previous)
+        ways[module] = way[::-1]
+    return ways
+
+
 def _shortest_chain_through(
-    useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str], edge: Edge
+    useful: _InOrder,
+    sources: AbstractSet[str],
+    targets: AbstractSet[str],
+    edge: Edge,
+    head: list[str],
 ) -> Chain:
-    """The shortest chain that crosses `edge`: the shortest way to its importer from a source,
-    then the shortest way from its imported module to a target, with no module twice where
-    the two can be chosen apart (in rare graphs they cannot: the chain then revisits a module,
-    every hop still a real import)."""
+    """The shortest chain that crosses `edge`: `head`, the shortest way to its importer from a
+    source, then the shortest way from its imported module to a target, with no module twice
+    where the two can be chosen apart (in rare graphs they cannot: the chain then revisits a
+    module, every hop still a real import)."""
     importer, imported = edge
-    head = _shortest_way_from_sources(useful, sources, importer, avoid=frozenset())
-    tail = _shortest_way_to_targets(useful, targets, imported, avoid=frozenset(head or ()))
+    tail = _shortest_way_to_targets(useful, targets, imported, avoid=frozenset(head))
     if tail is None:
         tail = _shortest_way_to_targets(useful, targets, imported, avoid=frozenset())
         apart = _shortest_way_from_sources(useful, sources, importer, avoid=frozenset(tail or ()))
         head = apart or head
-    return tuple(head or (importer,)) + tuple(tail or (imported,))
+    return tuple(head) + tuple(tail or (imported,))
 
 
 def _shortest_way_from_sources(
-    useful: dict[str, list[str]], sources: AbstractSet[str], module: str, avoid: AbstractSet[str]
+    useful: _InOrder, sources: AbstractSet[str], module: str, avoid: AbstractSet[str]
 ) -> list[str] | None:
     if module in sources:
         return [module]
@@ -451,7 +516,7 @@ def _shortest_way_from_sources(
     queue = deque(parent)
     while queue:
         current = queue.popleft()
-        for following in useful.get(current, ()):
+        for following in useful[current]:
             if following in parent or following in avoid:
                 continue
             parent[following] = current
@@ -465,7 +530,7 @@ def _shortest_way_from_sources(
 
 
 def _shortest_way_to_targets(
-    useful: dict[str, list[str]], targets: AbstractSet[str], module: str, avoid: AbstractSet[str]
+    useful: _InOrder, targets: AbstractSet[str], module: str, avoid: AbstractSet[str]
 ) -> list[str] | None:
     if module in avoid:
         return None
@@ -475,7 +540,7 @@ def _shortest_way_to_targets(
     queue = deque([module])
     while queue:
         current = queue.popleft()
-        for following in useful.get(current, ()):
+        for following in useful[current]:
             if following in parent or following in avoid:
                 continue
             parent[following] = current
@@ -651,10 +716,7 @@ def contract_cut(
             # What every question of the group leaves out, less what the group now reaches.
             excluded = frozenset.intersection(*(frozenset(q.excluded) for q in group)) - others
             sources, targets = (shared, others) if side == "sources" else (others, shared)
-            found = chains_and_cut(
-                imports, sources, targets, excluded, importers=importers, uncuttable=uncuttable
-            )
-            candidate.update(found.cut)
+            candidate.update(_cut(imports, importers, sources, targets, excluded, uncuttable))
         if any(joined(importers, q, candidate) for q, _ in asked):
             continue  # merging let a chain through (one that ran through another target)
         if len(candidate) < len(best):
