@@ -16,7 +16,8 @@ found), so it is stable too, and it names the imports that bring the targets in.
 
 from __future__ import annotations
 
-from collections import deque
+import itertools
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
@@ -61,20 +62,18 @@ def chains_and_cut(
     `importers_of(imports)`, built once, so no pair pays for a pass over the whole graph.
     The imports of the `uncuttable` modules (hops the contract does not check) are in the cut
     only where no cut without them exists."""
-    sources = frozenset(sources) - excluded
-    targets = frozenset(targets) - sources - excluded
     importers = importers if importers is not None else importers_of(imports)
-    distance = _distances_to(importers, sources, targets, excluded)
-    useful = _useful_edges(imports, sources, targets, excluded, distance)
-    cut = _cut_nearest_targets(useful, importers, sources, targets, distance, uncuttable)
+    between = _between(imports, importers, sources, targets, excluded)
+    cut = _cut_nearest_targets(between, importers, uncuttable)
     if not cut:  # no import lies on a chain: there is none
         return ChainsAndCut(0, (), {}, {}, (), 0)
-    routes = _Routes(imports, sources, excluded, distance, useful)
-    example = _shortest_chains_through(_InOrder(useful), sources, targets, cut)
+    sources, targets = between.sources, between.targets
+    routes = _Routes(imports, sources, excluded, between.distance, between.useful)
+    example = _shortest_chains_through(_InOrder(between.useful), sources, targets, cut)
     chains = routes.shortest(listed)
     shown = len(set(chains) | {chain for chain in example.values() if routes.is_canonical(chain)})
     return ChainsAndCut(
-        len(routes.starts), tuple(cut), example, routes.crossing(cut), tuple(chains), shown
+        routes.count, tuple(cut), example, routes.crossing(cut), tuple(chains), shown
     )
 
 
@@ -96,8 +95,9 @@ class _Routes:
         self.excluded = excluded
         self.distance = distance
         self.following: dict[str, str] = {}
-        # The imports of sources on a chain, in no order: `shortest` orders those it builds.
-        self.starts = [(s, first) for s in sources if s in useful for first in useful[s]]
+        self.firsts = {s: useful[s] for s in sources if s in useful}
+        """The imports of each source on a chain, each the start of one chain."""
+        self.count = sum(map(len, self.firsts.values()))
 
     def step(self, module: str) -> str:
         if module not in self.following:
@@ -121,7 +121,8 @@ class _Routes:
         its start, so ordering the starts orders the chains)."""
         if number <= 0:
             return []
-        ordered = sorted(self.starts, key=lambda start: (self.distance[start[1]], start))
+        starts = [(s, first) for s, firsts in self.firsts.items() for first in firsts]
+        ordered = sorted(starts, key=lambda start: (self.distance[start[1]], start))
         return [self.chain(start) for start in ordered[:number]]
 
     def is_canonical(self, chain: Chain) -> bool:
@@ -137,13 +138,10 @@ class _Routes:
         one chain at most; any other is crossed by every chain whose walk reaches its importer
         and steps on to its imported module, and the walks merge, so their counts add up
         level by level, farthest from the targets first."""
-        starts = set(self.starts)
-        passing: dict[str, int] = {}
+        passing = Counter(itertools.chain.from_iterable(self.firsts.values()))
         levels: dict[int, list[str]] = {}
-        for _, first in self.starts:
-            if first not in passing:
-                levels.setdefault(self.distance[first], []).append(first)
-            passing[first] = passing.get(first, 0) + 1
+        for first in passing:
+            levels.setdefault(self.distance[first], []).append(first)
         for level in range(max(levels, default=0), 0, -1):
             for module in levels.get(level, ()):
                 onward = self.step(module)
@@ -154,7 +152,7 @@ class _Routes:
         crossing = {}
         for importer, imported in cut:
             if importer in self.sources:
-                crossing[importer, imported] = int((importer, imported) in starts)
+                crossing[importer, imported] = int(imported in self.firsts.get(importer, ()))
             elif (
                 importer in passing
                 and self.distance[importer] > 0
@@ -175,15 +173,45 @@ def importers_of(imports: Imports) -> Importers:
     return importers
 
 
+class _Between(NamedTuple):
+    """What lies between a question's sources and its targets (those apart from its excluded
+    modules): how many imports each module is from the nearest target (`distance`), the
+    sources nearest one with theirs (`nearest`), the imports that lie on a chain (`useful`)
+    and the targets they run into (`ends`, sorted)."""
+
+    sources: frozenset[str]
+    targets: frozenset[str]
+    distance: dict[str, int]
+    nearest: dict[str, int]
+    useful: dict[str, set[str]]
+    ends: list[str]
+
+
+def _between(
+    imports: Imports,
+    importers: Importers,
+    sources: AbstractSet[str],
+    targets: AbstractSet[str],
+    excluded: AbstractSet[str],
+) -> _Between:
+    sources = frozenset(sources) - excluded
+    targets = frozenset(targets) - sources - excluded
+    distance, nearest = _distances_to(importers, sources, targets, excluded)
+    useful, ends = _useful_edges(imports, sources, targets, excluded, distance)
+    return _Between(sources, targets, distance, nearest, useful, ends)
+
+
 def _distances_to(
     importers: Importers,
     sources: AbstractSet[str],
     targets: AbstractSet[str],
     excluded: AbstractSet[str],
-) -> dict[str, int]:
+) -> tuple[dict[str, int], dict[str, int]]:
     """How many imports each module is from the nearest target, through neither sources nor
-    excluded modules (sources are ends, never middles): a level at a time, by set operations."""
+    excluded modules (sources are ends, never middles), and the sources nearest a target with
+    theirs: a level at a time, by set operations."""
     distance = dict.fromkeys(targets, 0)
+    nearest: dict[str, int] = {}
     seen = set(targets) | set(sources) | set(excluded)
     frontier: AbstractSet[str] = targets
     level = 0
@@ -194,11 +222,13 @@ def _distances_to(
             found = importers.get(module)
             if found:
                 following |= found
+        if not nearest:
+            nearest = dict.fromkeys(sorted(following & sources), level)
         following -= seen
         seen |= following
         frontier = following
         distance.update(dict.fromkeys(frontier, level))
-    return distance
+    return distance, nearest
 
 
 def _useful_edges(
@@ -207,10 +237,11 @@ def _useful_edges(
     targets: AbstractSet[str],
     excluded: AbstractSet[str],
     distance: dict[str, int],
-) -> dict[str, set[str]]:
+) -> tuple[dict[str, set[str]], list[str]]:
     """The imports that lie on some chain: from a module reached from a source, to a module
     that reaches a target; never into a source, never out of a target, never via excluded
-    (`distance` holds no excluded module). In no order: what needs one sorts (`_InOrder`)."""
+    (`distance` holds no excluded module). In no order: what needs one sorts (`_InOrder`).
+    And the targets they run into, sorted."""
     ends = set(distance).difference(sources)
     reached = set(sources) - excluded
     frontier = reached
@@ -229,7 +260,7 @@ def _useful_edges(
         following -= reached
         reached |= following
         frontier = following
-    return useful
+    return useful, sorted(reached.intersection(targets))
 
 
 class _InOrder(dict[str, list[str]]):
@@ -245,41 +276,20 @@ class _InOrder(dict[str, list[str]]):
         return ordered
 
 
-def _cut(
-    imports: Imports,
-    importers: Importers,
-    sources: AbstractSet[str],
-    targets: AbstractSet[str],
-    excluded: AbstractSet[str],
-    uncuttable: AbstractSet[str],
-) -> list[Edge]:
-    """The cut `chains_and_cut` finds, alone: what a contract's one cut needs of a question."""
-    sources = frozenset(sources) - excluded
-    targets = frozenset(targets) - sources - excluded
-    distance = _distances_to(importers, sources, targets, excluded)
-    useful = _useful_edges(imports, sources, targets, excluded, distance)
-    return _cut_nearest_targets(useful, importers, sources, targets, distance, uncuttable)
-
-
 def _cut_nearest_targets(
-    useful: dict[str, set[str]],
-    importers: Importers,
-    sources: AbstractSet[str],
-    targets: AbstractSet[str],
-    distance: dict[str, int],
-    uncuttable: AbstractSet[str] = frozenset(),
+    between: _Between, importers: Importers, uncuttable: AbstractSet[str]
 ) -> list[Edge]:
-    """The fewest imports whose removal leaves no chain from `sources` to `targets`, sorted.
+    """The fewest imports whose removal leaves no chain from the sources to the targets, sorted.
 
     A maximum flow over the imports that lie on some chain; of the minimum cuts, the one
     nearest the targets: the imports into the modules from which a target can still be reached
     in the residual graph. Every maximum flow leaves that same cut, and the flow's last walk
     back from the targets finds those modules.
     """
-    if not useful:
+    if not between.useful:
         return []
-    flow = _Flow(useful, importers, sources, targets, uncuttable)
-    phase: _Phase | None = flow.first_phase(distance)
+    flow = _Flow(between, importers, uncuttable)
+    phase: _Phase | None = _Phase(between.distance, between.nearest)  # no flow yet
     while phase is not None:
         flow.block(phase)
         phase = flow.next_phase()
@@ -298,30 +308,26 @@ class _Flow:
     """A maximum flow from the sources to the targets along the imports that lie on some chain
     (`useful`), by Dinic's method: each phase sends flow along the ways on which every step
     leads one level nearer a target, until each is blocked; the levels are then walked again
-    back from the targets, over the residual graph, only as far as the nearest source. The
-    first phase's levels are the distances to the targets, already known; its flow is sent
-    from the nearest sources only, so that 2,597 modules of `transformers.models` with a chain
-    to `transformers.pipelines` are not each walked down to the one import that cuts them all.
+    back from the targets, over the residual graph, only as far as the nearest sources, which
+    alone send flow in the next phase. The first phase's levels are the distances to the
+    targets, already known: of the 2,597 modules of `transformers.models` with a chain to
+    `transformers.pipelines`, the few nearest are walked down to the one import that cuts
+    them all, not each of them.
 
     An import carries one unit, or one of an uncuttable module more than all the others
     together (`limit`), so a minimum cut takes it only where no cut without it exists."""
 
     def __init__(
-        self,
-        useful: dict[str, set[str]],
-        importers: Importers,
-        sources: AbstractSet[str],
-        targets: AbstractSet[str],
-        uncuttable: AbstractSet[str],
+        self, between: _Between, importers: Importers, uncuttable: AbstractSet[str]
     ) -> None:
-        self.useful, self.importers, self.sources = useful, importers, sources
+        useful = between.useful
+        self.useful, self.importers, self.sources = useful, importers, between.sources
+        self.ends = between.ends
         heavy = [importer for importer in useful if importer in uncuttable]
         self.limit: dict[str, int] = {}
         if heavy:
             others = sum(len(m) for importer, m in useful.items() if importer not in uncuttable)
             self.limit = dict.fromkeys(heavy, 1 + others)
-        self.ends = sorted(targets & set().union(*useful.values()))
-        """The targets some import on a chain runs into."""
         self.carried: dict[Edge, int] = {}
         self.full: set[Edge] = set()
         """The imports that carry all the flow they can."""
@@ -332,13 +338,6 @@ class _Flow:
         self.importing = set(useful)
         self.entering: dict[str, AbstractSet[str]] = {}
         self.near_targets: set[str] = set()
-
-    def first_phase(self, distance: dict[str, int]) -> _Phase:
-        """With no flow yet, the levels are the distances to the targets."""
-        useful = self.useful
-        levels = {s: 1 + min(distance[m] for m in useful[s]) for s in self.sources if s in useful}
-        nearest = min(levels.values())
-        return _Phase(distance, {s: d for s, d in sorted(levels.items()) if d == nearest})
 
     def next_phase(self) -> _Phase | None:
         """How many residual imports each module is from the targets, walked back from them
@@ -716,7 +715,8 @@ def contract_cut(
             # What every question of the group leaves out, less what the group now reaches.
             excluded = frozenset.intersection(*(frozenset(q.excluded) for q in group)) - others
             sources, targets = (shared, others) if side == "sources" else (others, shared)
-            candidate.update(_cut(imports, importers, sources, targets, excluded, uncuttable))
+            between = _between(imports, importers, sources, targets, excluded)
+            candidate.update(_cut_nearest_targets(between, importers, uncuttable))
         if any(joined(importers, q, candidate) for q, _ in asked):
             continue  # merging let a chain through (one that ran through another target)
         if len(candidate) < len(best):
