@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import given, note
 from hypothesis import strategies as st
-from test_chains_and_cut import MAX_IMPORTS, MODULES, PURE, Problem
+from test_chains_and_cut import MAX_IMPORTS, MODULES, PURE, Problem, lopsided_graph
 
 from layering.domain.chains import Question, chains_and_cut, contract_cut, importers_of, joined
 
@@ -58,7 +58,19 @@ def test_joined_is_whether_a_chain_survives_the_removed_imports(case, data):
     removed = frozenset(data.draw(st.lists(st.sampled_from(edges), unique=True)) if edges else [])
     for question in questions:
         problem = Problem(imports, question.sources, question.targets, question.excluded)
-        assert joined(importers, question, removed) == problem.connected(removed=removed)
+        assert joined(imports, importers, question, removed) == problem.connected(removed=removed)
+
+
+@PURE
+@given(st.integers(24, 40), st.integers(0, 2**32 - 1), st.data())
+def test_joined_is_the_same_walked_from_far_fewer_sources(count, seed, data):
+    imports, sources, targets, excluded = lopsided_graph(count, seed)
+    edges = sorted((a, b) for a, imported in imports.items() for b in imported)
+    removed = frozenset(data.draw(st.lists(st.sampled_from(edges), unique=True)) if edges else [])
+    problem = Problem(imports, sources, targets, excluded)
+    question = Question(frozenset(sources), frozenset(targets), frozenset(excluded))
+    found = joined(imports, importers_of(imports), question, removed)
+    assert found == problem.connected(removed=removed)
 
 
 def test_one_import_that_carries_every_pair_is_the_contract_cut():
