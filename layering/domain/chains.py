@@ -399,7 +399,7 @@ class _Flow:
                     if imported not in level:
                         level[imported] = depth
                         following.append(imported)
-            starts = sorted(m for m in following if m in sources)
+            starts = sorted(sources.intersection(following))
             if starts:
                 return _Phase(level, dict.fromkeys(starts, depth))
             frontier = following
@@ -416,16 +416,21 @@ class _Flow:
     def block(self, phase: _Phase) -> None:
         """Send flow from each start along ways whose every step is one level down, until none
         is left; a module found to lead nowhere is passed over from then on."""
-        level = phase.level
-        ways: dict[str, list[tuple[str, bool]]] = {}
+        level, carried, full = phase.level, self.carried, self.full
+        ways: dict[str, tuple[list[str], int]] = {}
         position: dict[str, int] = {}
         for start, top in phase.starts.items():
             ways[start], position[start] = self._ways(start, top - 1, level), 0
             path: list[tuple[str, str, bool]] = []
             module = start
             while True:
-                onward, index = ways[module], position[module]
-                while index < len(onward) and not self._usable(module, *onward[index]):
+                (onward, along), index = ways[module], position[module]
+                while index < len(onward):  # up to the first step that can take more flow
+                    if index < along:
+                        if (module, onward[index]) not in full:
+                            break
+                    elif (onward[index], module) in carried:
+                        break
                     index += 1
                 position[module] = index
                 if index == len(onward):
@@ -434,8 +439,8 @@ class _Flow:
                     module, _, _ = path.pop()
                     position[module] += 1
                     continue
-                following, back = onward[index]
-                path.append((module, following, back))
+                following = onward[index]
+                path.append((module, following, index >= along))
                 if level[following] == 0:
                     self._send(path)
                     path, module = [], start
@@ -445,26 +450,27 @@ class _Flow:
                     position[following] = 0
                 module = following
 
-    def _ways(self, module: str, down: int, level: Mapping[str, int]) -> list[tuple[str, bool]]:
-        """The residual steps from `module` to the level `down`: along its imports, and back
-        along the imports of it that carry flow (`True`)."""
-        ways = [(m, False) for m in self.useful.get(module, ()) if level.get(m) == down]
-        ways += [(m, True) for m in self.receiving.get(module, ()) if level.get(m) == down]
-        return ways
-
-    def _usable(self, module: str, following: str, back: bool) -> bool:
-        if back:
-            return (following, module) in self.carried
-        return (module, following) not in self.full
+    def _ways(self, module: str, down: int, level: Mapping[str, int]) -> tuple[list[str], int]:
+        """The modules of the level `down` that a residual step from `module` reaches: along its
+        imports, how many of them those are, then back along the imports of it that carry
+        flow."""
+        ways = [m for m in self.useful.get(module, ()) if level.get(m) == down]
+        along = len(ways)
+        ways += [m for m in self.receiving.get(module, ()) if level.get(m) == down]
+        return ways, along
 
     def _send(self, path: list[tuple[str, str, bool]]) -> None:
         """Send as much flow along `path` as each of its steps can take."""
         carried = self.carried
-        amount = min(
-            carried[following, module]
-            if back
-            else self.limit.get(module, 1) - carried.get((module, following), 0)
-            for module, following, back in path
+        amount = (
+            min(
+                carried[following, module]
+                if back
+                else self.limit.get(module, 1) - carried.get((module, following), 0)
+                for module, following, back in path
+            )
+            if self.limit
+            else 1  # every import carries one unit
         )
         for module, following, back in path:
             if back:
