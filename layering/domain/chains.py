@@ -4,8 +4,9 @@ A broken graph contract can have thousands of chains, all running through a hand
 imports. What a person needs is that handful: the minimum edge cut between the two groups
 (max-flow, unit capacity per importing module pair), each import of it with how many chains
 run through it and one example. Everything here is a pure function of a plain mapping from
-each module to the modules it imports, so the same code serves every graph contract and is
-checked against brute force on random graphs.
+each module to the modules it imports (a `ChainGraph` of it keeps what its questions share),
+so the same code serves every graph contract and is checked against brute force on random
+graphs.
 
 Chains are canonical, so reports are the same on every run: one chain per import of a source
 module that leads to a target, the alphabetically first of the shortest from there. Their
@@ -49,27 +50,26 @@ class ChainsAndCut(NamedTuple):
 
 
 def chains_and_cut(
-    imports: Imports,
+    graph: Imports | ChainGraph,
     sources: AbstractSet[str],
     targets: AbstractSet[str],
     excluded: AbstractSet[str] = frozenset(),
     listed: int = 0,
-    importers: Importers | None = None,
     uncuttable: AbstractSet[str] = frozenset(),
 ) -> ChainsAndCut:
     """The canonical chains from `sources` to `targets` (counted, `listed` of them built) and
-    the minimum cut between them. A caller asking for many pairs of one graph passes its
-    `importers_of(imports)`, built once, so no pair pays for a pass over the whole graph.
-    The imports of the `uncuttable` modules (hops the contract does not check) are in the cut
-    only where no cut without them exists."""
-    importers = importers if importers is not None else importers_of(imports)
-    between = _between(imports, importers, sources, targets, excluded)
-    cut = _cut_nearest_targets(between, importers, uncuttable)
+    the minimum cut between them. A caller asking many questions of one graph passes its
+    `ChainGraph`, built once, so that they share its walks. The imports of the `uncuttable`
+    modules (hops the contract does not check) are in the cut only where no cut without them
+    exists."""
+    graph = graph if isinstance(graph, ChainGraph) else ChainGraph(graph)
+    between = _between(graph, sources, targets, excluded)
+    cut = _cut_nearest_targets(between, graph.importers, uncuttable)
     if not cut:  # no import lies on a chain: there is none
         return ChainsAndCut(0, (), {}, {}, (), 0)
     sources, targets = between.sources, between.targets
-    routes = _Routes(imports, sources, excluded, between.distance, between.useful)
-    example = _shortest_chains_through(_InOrder(between.useful), sources, targets, cut)
+    routes = _Routes(graph.imports, sources, excluded, between.distance, between.firsts)
+    example = _shortest_chains_through(_InOrder(between.on_chains), sources, targets, cut)
     chains = routes.shortest(listed)
     shown = len(set(chains) | {chain for chain in example.values() if routes.is_canonical(chain)})
     return ChainsAndCut(
@@ -88,14 +88,14 @@ class _Routes:
         sources: AbstractSet[str],
         excluded: AbstractSet[str],
         distance: dict[str, int],
-        useful: dict[str, set[str]],
+        firsts: dict[str, AbstractSet[str]],
     ) -> None:
         self.imports = imports
         self.sources = sources
         self.excluded = excluded
         self.distance = distance
         self.following: dict[str, str] = {}
-        self.firsts = {s: useful[s] for s in sources if s in useful}
+        self.firsts = firsts
         """The imports of each source on a chain, each the start of one chain."""
         self.count = sum(map(len, self.firsts.values()))
 
@@ -173,33 +173,87 @@ def importers_of(imports: Imports) -> Importers:
     return importers
 
 
+class ChainGraph:
+    """A graph as its chains are read: its imports, their reverse, and the walks that several
+    questions of it share, each walked once. A contract's questions close the same modules
+    (a layers contract's layers, an independence contract's modules) and ask of a few groups
+    in turn: on transformers, the 38 questions of a layers and an independence contract walk
+    back from 15 groups of targets."""
+
+    def __init__(self, imports: Imports) -> None:
+        self.imports = imports
+        self.importers = importers_of(imports)
+        self._distances: dict[tuple[frozenset[str], frozenset[str]], _Distances] = {}
+
+    def distances(self, targets: frozenset[str], closed: frozenset[str]) -> _Distances:
+        """`_distances_to(targets)` with the modules `closed` never inside a chain."""
+        key = (targets, closed)
+        if key not in self._distances:
+            self._distances[key] = _distances_to(self.importers, targets, closed)
+        return self._distances[key]
+
+
 class _Between(NamedTuple):
     """What lies between a question's sources and its targets (those apart from its excluded
     modules): how many imports each module is from the nearest target (`distance`), the
-    sources nearest one with theirs (`nearest`), the imports that lie on a chain (`useful`)
-    and the targets they run into (`ends`, sorted)."""
+    sources nearest one with theirs (`nearest`), the imports that lie on a chain (`on_chains`;
+    `firsts` those of the sources that have any) and the targets they run into (`ends`,
+    sorted)."""
 
     sources: frozenset[str]
     targets: frozenset[str]
     distance: dict[str, int]
     nearest: dict[str, int]
-    useful: dict[str, set[str]]
+    firsts: dict[str, AbstractSet[str]]
+    on_chains: _OnChains
     ends: list[str]
 
 
 def _between(
-    imports: Imports,
-    importers: Importers,
+    graph: ChainGraph,
     sources: AbstractSet[str],
     targets: AbstractSet[str],
     excluded: AbstractSet[str],
 ) -> _Between:
     sources = frozenset(sources) - excluded
     targets = frozenset(targets) - sources - excluded
-    within = _reached(imports, sources, targets, excluded) if _far_more(targets, sources) else None
-    distance, nearest = _distances_to(importers, sources, targets, excluded, within)
-    useful, ends = _useful_edges(imports, sources, targets, excluded, distance)
-    return _Between(sources, targets, distance, nearest, useful, ends)
+    closed = sources | targets | excluded
+    if _far_more(targets, sources):
+        reached = _reached(graph.imports, sources, closed)
+        distance, reaching, levels = _distances_to(graph.importers, targets, closed, reached)
+    else:
+        distance, reaching, levels = graph.distances(targets, closed)
+        reached = _reached(graph.imports, sources, closed, reaching)
+    imports = graph.imports
+    firsts: dict[str, AbstractSet[str]] = {}
+    for source in sources:
+        onward = reaching & imports.get(source, frozenset())
+        if onward:
+            firsts[source] = onward
+    # The sources with an import on a chain, and what they reach that reaches a target.
+    importing = (reached & reaching).union(firsts) - targets
+    return _Between(
+        sources,
+        targets,
+        distance,
+        _nearest(firsts, levels),
+        firsts,
+        _OnChains(imports, importing, reaching, firsts),
+        sorted(reached & targets),
+    )
+
+
+def _nearest(
+    firsts: dict[str, AbstractSet[str]], levels: list[AbstractSet[str]]
+) -> dict[str, int]:
+    """The sources nearest a target, with their distance (one more than that of the nearest
+    module they import on a chain, `firsts`), in order."""
+    imported = set().union(*firsts.values())
+    for level, modules in enumerate(levels):
+        if not modules.isdisjoint(imported):
+            nearest = (s for s, onward in firsts.items() if not modules.isdisjoint(onward))
+            return dict.fromkeys(sorted(nearest), level + 1)
+    return {}
 
 
 def _far_more(many: AbstractSet[str], few: AbstractSet[str]) -> bool:
@@ -212,13 +266,13 @@ def _far_more(many: AbstractSet[str], few: AbstractSet[str]) -> bool:
 def _reached(
     imports: Imports,
     sources: AbstractSet[str],
-    targets: AbstractSet[str],
-    excluded: AbstractSet[str],
-) -> set[str]:
-    """The modules a chain from `sources` can reach: through neither sources nor excluded
-    modules, and no further than a target."""
+    closed: AbstractSet[str],
+    within: AbstractSet[str] | None = None,
+) -> frozenset[str]:
+    """The sources and the modules a chain from them can reach, through none of the modules
+    `closed`, with those of them it runs into; only through the modules `within`, where given
+    (those that reach a target: the walk then finds the modules on a chain)."""
     reached = set(sources)
-    closed = reached | set(excluded)
     frontier: AbstractSet[str] = sources
     while frontier:
         following: set[str] = set()
@@ -226,29 +280,37 @@ def _reached(
             found = imports.get(module)
             if found:
                 following |= found
-        following -= closed
+        if within is not None:
+            following = following & within
         following -= reached
         reached |= following
-        frontier = following - targets
-    return reached
+        frontier = following - closed
+    return frozenset(reached)
+
+
+class _Distances(NamedTuple):
+    """How many imports each module is from the nearest target (`distance`; `reaching` holds
+    its modules, `levels` them by distance)."""
+
+    distance: dict[str, int]
+    reaching: frozenset[str]
+    levels: list[AbstractSet[str]]
 
 
 def _distances_to(
     importers: Importers,
-    sources: AbstractSet[str],
     targets: AbstractSet[str],
-    excluded: AbstractSet[str],
+    closed: AbstractSet[str],
     within: AbstractSet[str] | None = None,
-) -> tuple[dict[str, int], dict[str, int]]:
-    """How many imports each module is from the nearest target, through neither sources nor
-    excluded modules (sources are ends, never middles), and the sources nearest a target with
-    theirs: a level at a time, by set operations. Only of the modules `within`, where given:
+) -> _Distances:
+    """The distances to `targets` through none of the modules `closed` (sources are ends, never
+    middles): a level at a time, by set operations. Only of the modules `within`, where given:
     those a chain can reach, whose shortest ways to a target are all there."""
     if within is not None:
         targets = targets & within
     distance = dict.fromkeys(targets, 0)
-    nearest: dict[str, int] = {}
-    seen = set(targets) | set(sources) | set(excluded)
+    levels = [targets]
+    seen = set(closed)
     frontier: AbstractSet[str] = targets
     level = 0
     while frontier:
@@ -260,57 +322,53 @@ def _distances_to(
                 following |= found
         if within is not None:
             following &= within
-        if not nearest:
-            nearest = dict.fromkeys(sorted(following & sources), level)
         following -= seen
         seen |= following
         frontier = following
+        levels.append(frontier)
         distance.update(dict.fromkeys(frontier, level))
-    return distance, nearest
+    return _Distances(distance, frozenset(distance), levels)
 
 
-def _useful_edges(
-    imports: Imports,
-    sources: AbstractSet[str],
-    targets: AbstractSet[str],
-    excluded: AbstractSet[str],
-    distance: dict[str, int],
-) -> tuple[dict[str, set[str]], list[str]]:
+class _OnChains:
     """The imports that lie on some chain: from a module reached from a source, to a module
-    that reaches a target; never into a source, never out of a target, never via excluded
-    (`distance` holds no excluded module). In no order: what needs one sorts (`_InOrder`).
-    And the targets they run into, sorted."""
-    ends = set(distance).difference(sources)
-    reached = set(sources) - excluded
-    frontier = reached
-    useful: dict[str, set[str]] = {}
-    while frontier:
-        following: set[str] = set()
-        for module in frontier:
-            if module in targets:
-                continue
-            imported = imports.get(module)
-            if imported:
-                onward = ends.intersection(imported)
-                if onward:
-                    useful[module] = onward
-                    following |= onward
-        following -= reached
-        reached |= following
-        frontier = following
-    return useful, sorted(reached.intersection(targets))
+    that reaches a target (`reaching`, where no source or excluded module is); never out of a
+    target. Each module's are found when first asked for: a question's flow asks of few. In
+    no order: what needs one sorts (`_InOrder`)."""
+
+    def __init__(
+        self,
+        imports: Imports,
+        importing: AbstractSet[str],
+        reaching: frozenset[str],
+        found: dict[str, AbstractSet[str]],
+    ) -> None:
+        self.imports, self.reaching = imports, reaching
+        self.importing = importing
+        """The modules with an import on a chain."""
+        self.found = dict(found)
+        """Each module's imports on a chain, those of the sources from the start."""
+
+    def of(self, module: str) -> AbstractSet[str]:
+        if module not in self.found:
+            self.found[module] = (
+                self.imports.get(module, frozenset()) & self.reaching
+                if module in self.importing
+                else frozenset()
+            )
+        return self.found[module]
 
 
 class _InOrder(dict[str, list[str]]):
     """Each module's imports on a chain, alphabetically, sorted when first asked for: the walks
     that find examples take them in that order, so that an example is the same on every run."""
 
-    def __init__(self, useful: dict[str, set[str]]) -> None:
+    def __init__(self, on_chains: _OnChains) -> None:
         super().__init__()
-        self.useful = useful
+        self.on_chains = on_chains
 
     def __missing__(self, module: str) -> list[str]:
-        self[module] = ordered = sorted(self.useful.get(module, ()))
+        self[module] = ordered = sorted(self.on_chains.of(module))
         return ordered
 
 
@@ -324,7 +382,7 @@ def _cut_nearest_targets(
     in the residual graph. Every maximum flow leaves that same cut, and the flow's last walk
     back from the targets finds those modules.
     """
-    if not between.useful:
+    if not between.on_chains.importing:
         return []
     flow = _Flow(between, importers, uncuttable)
     phase: _Phase | None = _Phase(between.distance, between.nearest)  # no flow yet
@@ -344,7 +402,7 @@ class _Phase(NamedTuple):
 
 class _Flow:
     """A maximum flow from the sources to the targets along the imports that lie on some chain
-    (`useful`), by Dinic's method: each phase sends flow along the ways on which every step
+    (`on_chains`), by Dinic's method: each phase sends flow along the ways on which every step
     leads one level nearer a target, until each is blocked; the levels are then walked again
     back from the targets, over the residual graph, only as far as the nearest sources, which
     alone send flow in the next phase. The first phase's levels are the distances to the
@@ -358,13 +416,18 @@ class _Flow:
     def __init__(
         self, between: _Between, importers: Importers, uncuttable: AbstractSet[str]
     ) -> None:
-        useful = between.useful
-        self.useful, self.importers, self.sources = useful, importers, between.sources
+        self.on_chains, self.importers, self.sources = (
+            between.on_chains,
+            importers,
+            between.sources,
+        )
         self.ends = between.ends
-        heavy = [importer for importer in useful if importer in uncuttable]
+        self.importing = between.on_chains.importing
+        heavy = self.importing & uncuttable
         self.limit: dict[str, int] = {}
-        if heavy:
-            others = sum(len(m) for importer, m in useful.items() if importer not in uncuttable)
+        if heavy:  # more than all the imports of the others, on a chain or not
+            imports = between.on_chains.imports
+            others = sum(len(imports.get(m, ())) for m in self.importing - heavy)
             self.limit = dict.fromkeys(heavy, 1 + others)
         self.carried: dict[Edge, int] = {}
         self.full: set[Edge] = set()
@@ -373,7 +436,6 @@ class _Flow:
         """Each importer's imported modules whose import carries flow."""
         self.receiving: dict[str, set[str]] = {}
         """Each imported module's importers whose import of it carries flow."""
-        self.importing = set(useful)
         self.entering: dict[str, AbstractSet[str]] = {}
         self.near_targets: set[str] = set()
 
@@ -454,7 +516,7 @@ class _Flow:
         """The modules of the level `down` that a residual step from `module` reaches: along its
         imports, how many of them those are, then back along the imports of it that carry
         flow."""
-        ways = [m for m in self.useful.get(module, ()) if level.get(m) == down]
+        ways = [m for m in self.on_chains.of(module) if level.get(m) == down]
         along = len(ways)
         ways += [m for m in self.receiving.get(module, ()) if level.get(m) == down]
         return ways, along
@@ -710,22 +772,19 @@ class Question(NamedTuple):
 
 
 def joined(
-    imports: Imports,
-    importers: Importers,
-    question: Question,
-    removed: AbstractSet[Edge] = frozenset(),
+    graph: ChainGraph, question: Question, removed: AbstractSet[Edge] = frozenset()
 ) -> bool:
     """Whether a chain of `question` is left once the imports `removed` are gone: walked back
     from the targets, or on from the sources where they are far fewer (`_far_more`)."""
     sources = frozenset(question.sources) - question.excluded
     targets = frozenset(question.targets) - sources - question.excluded
     if _far_more(targets, sources):
-        return _joined_from_sources(imports, sources, targets, question.excluded, removed)
+        return _joined_from_sources(graph.imports, sources, targets, question.excluded, removed)
     reached = set(targets)
     frontier = list(targets)
     while frontier:
         module = frontier.pop()
-        for importer in importers.get(module, ()):
+        for importer in graph.importers.get(module, ()):
             if importer in reached or (importer, module) in removed:
                 continue
             if importer in sources:
@@ -761,8 +820,7 @@ def _joined_from_sources(
 
 
 def contract_cut(
-    imports: Imports,
-    importers: Importers,
+    graph: ChainGraph,
     questions: Iterable[tuple[Question, Iterable[Edge]]],
     uncuttable: AbstractSet[str] = frozenset(),
 ) -> tuple[Edge, ...]:
@@ -788,9 +846,9 @@ def contract_cut(
             # What every question of the group leaves out, less what the group now reaches.
             excluded = frozenset.intersection(*(frozenset(q.excluded) for q in group)) - others
             sources, targets = (shared, others) if side == "sources" else (others, shared)
-            between = _between(imports, importers, sources, targets, excluded)
-            candidate.update(_cut_nearest_targets(between, importers, uncuttable))
-        if any(joined(imports, importers, q, candidate) for q, _ in asked):
+            between = _between(graph, sources, targets, excluded)
+            candidate.update(_cut_nearest_targets(between, graph.importers, uncuttable))
+        if any(joined(graph, q, candidate) for q, _ in asked):
             continue  # merging let a chain through (one that ran through another target)
         if len(candidate) < len(best):
             best = candidate
