@@ -17,7 +17,7 @@ from layering.domain.allowances import (
     unused,
     unused_names,
 )
-from layering.domain.chains import Question, chains_and_cut, contract_cut
+from layering.domain.chains import ChainGraph, Question, chains_and_cut, contract_cut
 from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTEDLY_KEPT
 from layering.domain.errors import Problem, closest_module, did_you_mean, packages_among
 from layering.domain.import_scope import COUNT, SCOPE_OPTIONS, SCOPE_VALUES, ImportScope
@@ -289,9 +289,8 @@ class Findings:
         contract's scope leaves the others out): what a report shows of it."""
         self.questions: list[tuple[Question, tuple[Edge, ...]]] = []
         """Each group of chains reported, as the question it answers, with its cut."""
-        self.imports: Mapping[str, Any] = {}
-        self.importers: Mapping[str, Any] = {}
-        """The graph the questions were asked of, its imports and their reverse."""
+        self.chain_graph: ChainGraph | None = None
+        """The graph the questions were asked of."""
         self.uncuttable: AbstractSet[str] = frozenset()
         self.cut: tuple[Hop, ...] = ()
         """The statements of the imports that cut every group of chains together, where
@@ -383,8 +382,7 @@ class Contract:
         self,
         evidence: Evidence,
         found: Findings,
-        imports: Mapping[str, Any],
-        importers: Mapping[str, Any],
+        chain_graph: ChainGraph,
         ends: tuple[set[str], set[str], set[str]],
         labels: tuple[str, str],
         code: Callable[[Edge], str],
@@ -400,16 +398,10 @@ class Contract:
         sources, targets, excluded = ends
         groups = []
         for starts, finishes, left_out, pairs in self._chains_to_report(
-            evidence, imports, sources, targets, excluded, found
+            evidence, chain_graph.imports, sources, targets, excluded, found
         ):
             chains = chains_and_cut(
-                imports,
-                starts,
-                finishes,
-                left_out,
-                evidence.listed_chains,
-                importers=importers,
-                uncuttable=uncuttable,
+                chain_graph, starts, finishes, left_out, evidence.listed_chains, uncuttable
             )
             if not chains.cut:
                 continue
@@ -431,7 +423,7 @@ class Contract:
                     tuple((c.importer, c.imported) for c in group.cut),
                 )
             )
-            found.imports, found.importers, found.uncuttable = imports, importers, uncuttable
+            found.chain_graph, found.uncuttable = chain_graph, uncuttable
             groups.append(group)
         return groups
 
@@ -713,11 +705,11 @@ class Contract:
         if graph is not None and not self.scope.counts_every_import:
             found.counted_facts = self._leave_uncounted_out(evidence, graph)
         violations = self.find(evidence, found, graph)
-        if len(found.questions) > 1:
+        if len(found.questions) > 1 and found.chain_graph is not None:
             found.cut = tuple(
                 hop
                 for importer, imported in contract_cut(
-                    found.imports, found.importers, found.questions, found.uncuttable
+                    found.chain_graph, found.questions, found.uncuttable
                 )
                 for hop in evidence.statements(
                     importer, imported, found.counted_facts.get((importer, imported))

@@ -25,7 +25,7 @@ from layering.contracts._common import (
     matching_edges,
     suggest_module,
 )
-from layering.domain.chains import importers_of
+from layering.domain.chains import ChainGraph
 from layering.domain.errors import Problem, did_you_mean
 from layering.domain.patterns import ModulePattern
 from layering.domain.results import Violation, statement_message
@@ -368,8 +368,7 @@ class ImportLinterContract(Contract):
         """For each (importer package, imported package, modules left out) that import-linter
         found broken, the minimum cut between the two and its chains, found by layering (the
         same every run); import-linter decides only which pairs are broken."""
-        imports = evidence.imports_of(graph)
-        importers = importers_of(imports)
+        chain_graph = ChainGraph(evidence.imports_of(graph))
         violations: list[Violation] = []
         for importer, imported, left_out in pairs:
             left_out_members = {m for x in left_out for m in members(graph, x)}
@@ -377,8 +376,7 @@ class ImportLinterContract(Contract):
             groups = self.chain_groups_between(
                 evidence,
                 found,
-                imports,
-                importers,
+                chain_graph,
                 (sources, targets, left_out_members),
                 (importer, imported),
                 lambda _: self.violation_code,

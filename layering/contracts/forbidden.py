@@ -23,7 +23,7 @@ from layering.contracts._names import (
     stale_target_notes,
 )
 from layering.domain.allowances import record_use
-from layering.domain.chains import importers_of
+from layering.domain.chains import ChainGraph
 from layering.domain.codes import DIRECT_IMPORT, FORBIDDEN_NAME, INDIRECT_IMPORT
 from layering.domain.errors import Problem
 from layering.domain.facts import ImportFact
@@ -445,8 +445,7 @@ class ForbiddenContract(Contract):
                     found.off_chain.add(allowance)
         shown_facts = {**found.counted_facts, **partially_excused}
         unchecked = {m for m in graph.modules if self.is_unchecked(m)}
-        imports = evidence.imports_of(graph)
-        importers = importers_of(imports)
+        chain_graph = ChainGraph(evidence.imports_of(graph))
         violations: list[Violation] = []
         for group_sources, targets in self._pairings(sources, forbidden):
             source_members = _members_of_all(graph, group_sources, as_packages) - unchecked
@@ -454,8 +453,7 @@ class ForbiddenContract(Contract):
             groups = self.chain_groups_between(
                 evidence,
                 found,
-                imports,
-                importers,
+                chain_graph,
                 (source_members, target_members, set()),
                 (
                     self._label(group_sources, sources, "source_modules"),

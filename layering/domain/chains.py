@@ -4,8 +4,9 @@ A broken graph contract can have thousands of chains, all running through a hand
 imports. What a person needs is that handful: the minimum edge cut between the two groups
 (max-flow, unit capacity per importing module pair), each import of it with how many chains
 run through it and one example. Everything here is a pure function of a plain mapping from
-each module to the modules it imports, so the same code serves every graph contract and is
-checked against brute force on random graphs.
+each module to the modules it imports (a `ChainGraph` of it keeps what its questions share),
+so the same code serves every graph contract and is checked against brute force on random
+graphs.
 
 Chains are canonical, so reports are the same on every run: one chain per import of a source
 module that leads to a target, the alphabetically first of the shortest from there. Their
@@ -16,10 +17,11 @@ found), so it is stable too, and it names the imports that bring the targets in.
 
 from __future__ import annotations
 
-from collections import ChainMap, deque
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+import itertools
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 Imports = Mapping[str, AbstractSet[str]]
 Importers = Mapping[str, AbstractSet[str]]
@@ -48,33 +50,30 @@ class ChainsAndCut(NamedTuple):
 
 
 def chains_and_cut(
-    imports: Imports,
+    graph: Imports | ChainGraph,
     sources: AbstractSet[str],
     targets: AbstractSet[str],
     excluded: AbstractSet[str] = frozenset(),
     listed: int = 0,
-    importers: Importers | None = None,
     uncuttable: AbstractSet[str] = frozenset(),
 ) -> ChainsAndCut:
     """The canonical chains from `sources` to `targets` (counted, `listed` of them built) and
-    the minimum cut between them. A caller asking for many pairs of one graph passes its
-    `importers_of(imports)`, built once, so no pair pays for a pass over the whole graph.
-    The imports of the `uncuttable` modules (hops the contract does not check) are in the cut
-    only where no cut without them exists."""
-    sources = frozenset(sources) - excluded
-    targets = frozenset(targets) - sources - excluded
-    importers = importers if importers is not None else importers_of(imports)
-    distance = _distances_to(importers, sources, targets, excluded)
-    routes = _Routes(imports, sources, excluded, distance)
-    useful = _useful_edges(imports, sources, targets, excluded, distance)
-    cut = _cut_nearest_targets(useful, importers, sources, targets, uncuttable)
-    if not cut:
-        return ChainsAndCut(len(routes.starts), (), {}, {}, (), 0)
-    example = {edge: _shortest_chain_through(useful, sources, targets, edge) for edge in cut}
+    the minimum cut between them. A caller asking many questions of one graph passes its
+    `ChainGraph`, built once, so that they share its walks. The imports of the `uncuttable`
+    modules (hops the contract does not check) are in the cut only where no cut without them
+    exists."""
+    graph = graph if isinstance(graph, ChainGraph) else ChainGraph(graph)
+    between = _between(graph, sources, targets, excluded)
+    cut = _cut_nearest_targets(between, graph.importers, uncuttable)
+    if not cut:  # no import lies on a chain: there is none
+        return ChainsAndCut(0, (), {}, {}, (), 0)
+    sources, targets = between.sources, between.targets
+    routes = _Routes(graph.imports, sources, excluded, between.distance, between.firsts)
+    example = _shortest_chains_through(_InOrder(between.on_chains), sources, targets, cut)
     chains = routes.shortest(listed)
     shown = len(set(chains) | {chain for chain in example.values() if routes.is_canonical(chain)})
     return ChainsAndCut(
-        len(routes.starts), tuple(cut), example, routes.crossing(cut), tuple(chains), shown
+        routes.count, tuple(cut), example, routes.crossing(cut), tuple(chains), shown
     )
 
 
@@ -89,18 +88,16 @@ class _Routes:
         sources: AbstractSet[str],
         excluded: AbstractSet[str],
         distance: dict[str, int],
+        firsts: dict[str, AbstractSet[str]],
     ) -> None:
         self.imports = imports
         self.sources = sources
         self.excluded = excluded
         self.distance = distance
         self.following: dict[str, str] = {}
-        self.starts = [  # in no order: `shortest` orders those it builds
-            (source, first)
-            for source in sources
-            for first in imports.get(source, ())
-            if first in distance and first not in sources
-        ]
+        self.firsts = firsts
+        """The imports of each source on a chain, each the start of one chain."""
+        self.count = sum(map(len, self.firsts.values()))
 
     def step(self, module: str) -> str:
         if module not in self.following:
@@ -124,7 +121,8 @@ class _Routes:
         its start, so ordering the starts orders the chains)."""
         if number <= 0:
             return []
-        ordered = sorted(self.starts, key=lambda start: (self.distance[start[1]], start))
+        starts = [(s, first) for s, firsts in self.firsts.items() for first in firsts]
+        ordered = sorted(starts, key=lambda start: (self.distance[start[1]], start))
         return [self.chain(start) for start in ordered[:number]]
 
     def is_canonical(self, chain: Chain) -> bool:
@@ -140,13 +138,10 @@ class _Routes:
         one chain at most; any other is crossed by every chain whose walk reaches its importer
         and steps on to its imported module, and the walks merge, so their counts add up
         level by level, farthest from the targets first."""
-        starts = set(self.starts)
-        passing: dict[str, int] = {}
+        passing = Counter(itertools.chain.from_iterable(self.firsts.values()))
         levels: dict[int, list[str]] = {}
-        for _, first in self.starts:
-            if first not in passing:
-                levels.setdefault(self.distance[first], []).append(first)
-            passing[first] = passing.get(first, 0) + 1
+        for first in passing:
+            levels.setdefault(self.distance[first], []).append(first)
         for level in range(max(levels, default=0), 0, -1):
             for module in levels.get(level, ()):
                 onward = self.step(module)
@@ -157,7 +152,7 @@ class _Routes:
         crossing = {}
         for importer, imported in cut:
             if importer in self.sources:
-                crossing[importer, imported] = int((importer, imported) in starts)
+                crossing[importer, imported] = int(imported in self.firsts.get(importer, ()))
             elif (
                 importer in passing
                 and self.distance[importer] > 0
@@ -178,17 +173,145 @@ def importers_of(imports: Imports) -> Importers:
     return importers
 
 
-def _distances_to(
-    importers: Importers,
+class ChainGraph:
+    """A graph as its chains are read: its imports, their reverse, and the walks that several
+    questions of it share, each walked once. A contract's questions close the same modules
+    (a layers contract's layers, an independence contract's modules) and ask of a few groups
+    in turn: on transformers, the 38 questions of a layers and an independence contract walk
+    back from 15 groups of targets."""
+
+    def __init__(self, imports: Imports) -> None:
+        self.imports = imports
+        self.importers = importers_of(imports)
+        self._distances: dict[tuple[frozenset[str], frozenset[str]], _Distances] = {}
+
+    def distances(self, targets: frozenset[str], closed: frozenset[str]) -> _Distances:
+        """`_distances_to(targets)` with the modules `closed` never inside a chain."""
+        key = (targets, closed)
+        if key not in self._distances:
+            self._distances[key] = _distances_to(self.importers, targets, closed)
+        return self._distances[key]
+
+
+class _Between(NamedTuple):
+    """What lies between a question's sources and its targets (those apart from its excluded
+    modules): how many imports each module is from the nearest target (`distance`), the
+    sources nearest one with theirs (`nearest`), the imports that lie on a chain (`on_chains`;
+    `firsts` those of the sources that have any) and the targets they run into (`ends`,
+    sorted)."""
+
+    sources: frozenset[str]
+    targets: frozenset[str]
+    distance: dict[str, int]
+    nearest: dict[str, int]
+    firsts: dict[str, AbstractSet[str]]
+    on_chains: _OnChains
+    ends: list[str]
+
+
+def _between(
+    graph: ChainGraph,
     sources: AbstractSet[str],
     targets: AbstractSet[str],
     excluded: AbstractSet[str],
+) -> _Between:
+    sources = frozenset(sources) - excluded
+    targets = frozenset(targets) - sources - excluded
+    closed = sources | targets | excluded
+    if _far_more(targets, sources):
+        reached = _reached(graph.imports, sources, closed)
+        distance, reaching, levels = _distances_to(graph.importers, targets, closed, reached)
+    else:
+        distance, reaching, levels = graph.distances(targets, closed)
+        reached = _reached(graph.imports, sources, closed, reaching)
+    imports = graph.imports
+    firsts: dict[str, AbstractSet[str]] = {}
+    for source in sources:
+        onward = reaching & imports.get(source, frozenset())
+        if onward:
+            firsts[source] = onward
+    # The sources with an import on a chain, and what they reach that reaches a target.
+    importing = (reached & reaching).union(firsts) - targets
+    return _Between(
+        sources,
+        targets,
+        distance,
+        _nearest(firsts, levels),
+        firsts,
+        _OnChains(imports, importing, reaching, firsts),
+        sorted(reached & targets),
+    )
+
+
+def _nearest(
+    firsts: dict[str, AbstractSet[str]], levels: list[AbstractSet[str]]
 ) -> dict[str, int]:
-    """How many imports each module is from the nearest target, through neither sources nor
-    excluded modules (sources are ends, never middles): a level at a time, by set operations."""
-    distance = dict.fromkeys(sorted(targets), 0)
-    seen = set(targets) | set(sources) | set(excluded)
-    frontier = list(distance)
+    """The sources nearest a target, with their distance (one more than that of the nearest
+    module they import on a chain, `firsts`), in order."""
+    imported = set().union(*firsts.values())
+    for level, modules in enumerate(levels):
+        if not modules.isdisjoint(imported):
+            nearest = (s for s, onward in firsts.items() if not modules.isdisjoint(onward))
+            return dict.fromkeys(sorted(nearest), level + 1)
+    return {}
+
+
+def _far_more(many: AbstractSet[str], few: AbstractSet[str]) -> bool:
+    """Whether a walk from `few` should come first, as the cheaper: where they are outnumbered
+    twenty to one, as the 23 modules of `homeassistant.auth` are by the 8,600 of
+    `homeassistant.components`, which import each other."""
+    return len(many) > 20 * len(few)
+
+
+def _reached(
+    imports: Imports,
+    sources: AbstractSet[str],
+    closed: AbstractSet[str],
+    within: AbstractSet[str] | None = None,
+) -> frozenset[str]:
+    """The sources and the modules a chain from them can reach, through none of the modules
+    `closed`, with those of them it runs into; only through the modules `within`, where given
+    (those that reach a target: the walk then finds the modules on a chain)."""
+    reached = set(sources)
+    frontier: AbstractSet[str] = sources
+    while frontier:
+        following: set[str] = set()
+        for module in frontier:
+            found = imports.get(module)
+            if found:
+                following |= found
+        if within is not None:
+            following = following & within
+        following -= reached
+        reached |= following
+        frontier = following - closed
+    return frozenset(reached)
+
+
+class _Distances(NamedTuple):
+    """How many imports each module is from the nearest target (`distance`; `reaching` holds
+    its modules, `levels` them by distance)."""
+
+    distance: dict[str, int]
+    reaching: frozenset[str]
+    levels: list[AbstractSet[str]]
+
+
+def _distances_to(
+    importers: Importers,
+    targets: AbstractSet[str],
+    closed: AbstractSet[str],
+    within: AbstractSet[str] | None = None,
+) -> _Distances:
+    """The distances to `targets` through none of the modules `closed` (sources are ends, never
+    middles): a level at a time, by set operations. Only of the modules `within`, where given:
+    those a chain can reach, whose shortest ways to a target are all there."""
+    if within is not None:
+        targets = targets & within
+    distance = dict.fromkeys(targets, 0)
+    levels = [targets]
+    seen = set(closed)
+    frontier: AbstractSet[str] = targets
     level = 0
     while frontier:
         level += 1
@@ -197,319 +320,300 @@ def _distances_to(
             found = importers.get(module)
             if found:
                 following |= found
+        if within is not None:
+            following &= within
         following -= seen
         seen |= following
-        frontier = sorted(following)
+        frontier = following
+        levels.append(frontier)
         distance.update(dict.fromkeys(frontier, level))
-    return distance
+    return _Distances(distance, frozenset(distance), levels)
 
 
-def _cut_nearest_targets(
-    useful: dict[str, list[str]],
-    importers: Importers,
-    sources: AbstractSet[str],
-    targets: AbstractSet[str],
-    uncuttable: AbstractSet[str] = frozenset(),
-) -> list[Edge]:
-    """The fewest imports whose removal leaves no chain from `sources` to `targets`, sorted.
-
-    Max-flow with unit capacity per importing module pair over the imports that lie on some
-    chain; of the minimum cuts, the one nearest the targets: the imports into the set of
-    modules from which a target can still be reached in the residual graph.
-    """
-    if not useful:
-        return []
-    if any(m in uncuttable for m in useful):
-        useful, importers = _relayed(useful, importers, uncuttable)
-    saturated = _maximum_flow(useful, sources, targets)
-    near_targets = _reaching_targets(useful, importers, sources, targets, saturated)
-    return sorted(
-        {_unrelayed(a, b) for a, b in saturated if a not in near_targets and b in near_targets}
-    )
-
-
-_RELAY = "\0"
-"""Joins the parts of a relay's name (`_relayed`): no module's name holds it."""
-
-
-def _relayed(
-    useful: dict[str, list[str]], importers: Importers, uncuttable: AbstractSet[str]
-) -> tuple[dict[str, list[str]], Importers]:
-    """`useful` (and `importers`) with each import of an uncuttable module replaced by more
-    parallel relays, each a module of its own, than there are other imports: cutting one
-    costs more than cutting all of those, so a minimum cut takes it only where no cut
-    without it exists (unit capacities stay: the flow is unchanged elsewhere)."""
-    relays = 1 + sum(len(m) for importer, m in useful.items() if importer not in uncuttable)
-    relayed = dict(useful)
-    changed: dict[str, set[str]] = {}
-    for importer in sorted(m for m in useful if m in uncuttable):
-        relayed[importer] = []
-        for imported in useful[importer]:
-            into = changed.setdefault(imported, set(importers.get(imported, ())))
-            into.discard(importer)
-            for number in range(relays):
-                relay = _RELAY.join((importer, imported, str(number)))
-                relayed[importer].append(relay)
-                relayed[relay] = [imported]
-                changed[relay] = {importer}
-                into.add(relay)
-    overlay: dict[str, AbstractSet[str]] = dict(changed)
-    # ChainMap writes only to its first mapping: the graph's importers are read, never copied.
-    return relayed, ChainMap(overlay, cast("MutableMapping[str, AbstractSet[str]]", importers))
-
-
-def _unrelayed(importer: str, imported: str) -> Edge:
-    """The import a cut edge stands for: itself, or the one a relay stands in for."""
-    if _RELAY in importer:
-        start, end, _ = importer.split(_RELAY)
-        return start, end
-    if _RELAY in imported:
-        start, end, _ = imported.split(_RELAY)
-        return start, end
-    return importer, imported
-
-
-def _useful_edges(
-    imports: Imports,
-    sources: AbstractSet[str],
-    targets: AbstractSet[str],
-    excluded: AbstractSet[str],
-    distance: dict[str, int],
-) -> dict[str, list[str]]:
+class _OnChains:
     """The imports that lie on some chain: from a module reached from a source, to a module
-    that reaches a target; never into a source, never out of a target, never via excluded
-    (`distance` holds no excluded module)."""
-    ends = set(distance).difference(sources)
-    reached = set(sources) - excluded
-    frontier = sorted(reached)
-    useful: dict[str, list[str]] = {}
-    while frontier:
-        following: set[str] = set()
-        for module in frontier:
-            if module in targets:
-                continue
-            imported = imports.get(module)
-            if imported:
-                onward = ends.intersection(imported)
-                if onward:
-                    useful[module] = sorted(onward)
-                    following |= onward
-        following -= reached
-        reached |= following
-        frontier = sorted(following)
-    return useful
-
-
-def _maximum_flow(
-    useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str]
-) -> set[Edge]:
-    """A maximum flow, unit capacity per import, from the sources to the targets: the imports
-    that carry flow. Any maximum flow leaves the same cut nearest the targets, so it is sent
-    from whichever side has fewer modules to start from, backwards along the imports when the
-    targets have fewer: each depth-first pass of a phase starts once from every module of its
-    side, and `transformers.models` has 2,571 modules with an import on a chain to
-    `transformers.pipelines`, whose side has one."""
-    starts = [module for module in sorted(sources) if module in useful]
-    ends = sorted(
-        {module for imported in useful.values() for module in imported if module in targets}
-    )
-    if len(ends) >= len(starts):
-        return _dinic(useful, starts, targets)
-    backward: dict[str, list[str]] = {}
-    for importer in sorted(useful):
-        for module in useful[importer]:
-            backward.setdefault(module, []).append(importer)
-    return {(importer, imported) for imported, importer in _dinic(backward, ends, sources)}
-
-
-def _dinic(
-    useful: dict[str, list[str]], starts: list[str], targets: AbstractSet[str]
-) -> set[Edge]:
-    """A maximum flow, unit capacity per edge of `useful`, from `starts` to `targets` (Dinic's
-    method: a breadth-first pass layers the residual graph, then depth-first passes send flow
-    along it until it is blocked): the edges that carry flow. The edges are imports or, for a
-    flow sent backwards, imports turned around; "importer" and "imported" below say which end
-    of an edge is which as `useful` has it."""
-    saturated: set[Edge] = set()
-    flowing_into: dict[str, set[str]] = {}
-    while True:
-        level = _levels(useful, starts, targets, saturated, flowing_into)
-        if level is None:
-            return saturated
-        onward = _LevelGraph(useful, level, saturated, flowing_into)
-        for start in starts:
-            while True:
-                path = _blocking_path(start, onward, targets, saturated)
-                if path is None:
-                    break
-                for importer, (imported, back) in path:
-                    onward.position[importer] += 1  # a unit edge carries one unit: it is used up
-                    if back:  # flow sent back along an import cancels the flow on it
-                        saturated.discard((imported, importer))
-                        flowing_into[importer].discard(imported)
-                    else:
-                        saturated.add((importer, imported))
-                        flowing_into.setdefault(imported, set()).add(importer)
-
-
-def _levels(
-    useful: dict[str, list[str]],
-    starts: list[str],
-    targets: AbstractSet[str],
-    saturated: set[Edge],
-    flowing_into: dict[str, set[str]],
-) -> dict[str, int] | None:
-    """How many residual edges each module is from the sources; None when no target is reached
-    (the flow is then maximal). Flow ends at a target: its edges are not followed."""
-    level = dict.fromkeys(starts, 0)
-    queue = deque(starts)
-    reached = False
-    while queue:
-        module = queue.popleft()
-        if module in targets:
-            reached = True
-            continue
-        following = level[module] + 1
-        for imported in useful.get(module, ()):
-            if imported not in level and (module, imported) not in saturated:
-                level[imported] = following
-                queue.append(imported)
-        for importer in flowing_into.get(module, ()):
-            if importer not in level:
-                level[importer] = following
-                queue.append(importer)
-    return level if reached else None
-
-
-class _LevelGraph:
-    """The residual edges of one phase from each module to one a level further, with whether
-    each runs back along an import carrying flow: built for a module when a path first reaches
-    it (a phase reaches few of the modules the layering pass saw); `position` is how many of
-    them are used up or lead nowhere."""
+    that reaches a target (`reaching`, where no source or excluded module is); never out of a
+    target. Each module's are found when first asked for: a question's flow asks of few. In
+    no order: what needs one sorts (`_InOrder`)."""
 
     def __init__(
         self,
-        useful: dict[str, list[str]],
-        level: dict[str, int],
-        saturated: set[Edge],
-        flowing_into: dict[str, set[str]],
+        imports: Imports,
+        importing: AbstractSet[str],
+        reaching: frozenset[str],
+        found: dict[str, AbstractSet[str]],
     ) -> None:
-        self.useful, self.level, self.saturated, self.flowing_into = (
-            useful,
-            level,
-            saturated,
-            flowing_into,
+        self.imports, self.reaching = imports, reaching
+        self.importing = importing
+        """The modules with an import on a chain."""
+        self.found = dict(found)
+        """Each module's imports on a chain, those of the sources from the start."""
+
+    def of(self, module: str) -> AbstractSet[str]:
+        if module not in self.found:
+            self.found[module] = (
+                self.imports.get(module, frozenset()) & self.reaching
+                if module in self.importing
+                else frozenset()
+            )
+        return self.found[module]
+
+
+class _InOrder(dict[str, list[str]]):
+    """Each module's imports on a chain, alphabetically, sorted when first asked for: the walks
+    that find examples take them in that order, so that an example is the same on every run."""
+
+    def __init__(self, on_chains: _OnChains) -> None:
+        super().__init__()
+        self.on_chains = on_chains
+
+    def __missing__(self, module: str) -> list[str]:
+        self[module] = ordered = sorted(self.on_chains.of(module))
+        return ordered
+
+
+def _cut_nearest_targets(
+    between: _Between, importers: Importers, uncuttable: AbstractSet[str]
+) -> list[Edge]:
+    """The fewest imports whose removal leaves no chain from the sources to the targets, sorted.
+
+    A maximum flow over the imports that lie on some chain; of the minimum cuts, the one
+    nearest the targets: the imports into the modules from which a target can still be reached
+    in the residual graph. Every maximum flow leaves that same cut, and the flow's last walk
+    back from the targets finds those modules.
+    """
+    if not between.on_chains.importing:
+        return []
+    flow = _Flow(between, importers, uncuttable)
+    phase: _Phase | None = _Phase(between.distance, between.nearest)  # no flow yet
+    while phase is not None:
+        flow.block(phase)
+        phase = flow.next_phase()
+    return sorted(flow.cut())
+
+
+class _Phase(NamedTuple):
+    """A phase of Dinic's method: how many residual imports each module is from the targets
+    (`level`, as far as needed), and the level of each source it sends flow from."""
+
+    level: Mapping[str, int]
+    starts: dict[str, int]
+
+
+class _Flow:
+    """A maximum flow from the sources to the targets along the imports that lie on some chain
+    (`on_chains`), by Dinic's method: each phase sends flow along the ways on which every step
+    leads one level nearer a target, until each is blocked; the levels are then walked again
+    back from the targets, over the residual graph, only as far as the nearest sources, which
+    alone send flow in the next phase. The first phase's levels are the distances to the
+    targets, already known: of the 2,597 modules of `transformers.models` with a chain to
+    `transformers.pipelines`, the few nearest are walked down to the one import that cuts
+    them all, not each of them.
+
+    An import carries one unit, or one of an uncuttable module more than all the others
+    together (`limit`), so a minimum cut takes it only where no cut without it exists."""
+
+    def __init__(
+        self, between: _Between, importers: Importers, uncuttable: AbstractSet[str]
+    ) -> None:
+        self.on_chains, self.importers, self.sources = (
+            between.on_chains,
+            importers,
+            between.sources,
         )
-        self.edges: dict[str, list[tuple[str, bool]]] = {}
-        self.position: dict[str, int] = {}
+        self.ends = between.ends
+        self.importing = between.on_chains.importing
+        heavy = self.importing & uncuttable
+        self.limit: dict[str, int] = {}
+        if heavy:  # more than all the imports of the others, on a chain or not
+            imports = between.on_chains.imports
+            others = sum(len(imports.get(m, ())) for m in self.importing - heavy)
+            self.limit = dict.fromkeys(heavy, 1 + others)
+        self.carried: dict[Edge, int] = {}
+        self.full: set[Edge] = set()
+        """The imports that carry all the flow they can."""
+        self.sending: dict[str, set[str]] = {}
+        """Each importer's imported modules whose import carries flow."""
+        self.receiving: dict[str, set[str]] = {}
+        """Each imported module's importers whose import of it carries flow."""
+        self.entering: dict[str, AbstractSet[str]] = {}
+        self.near_targets: set[str] = set()
 
-    def of(self, module: str) -> list[tuple[str, bool]]:
-        if module not in self.edges:
-            following = self.level[module] + 1
-            level = self.level
-            edges = [
-                (m, False)
-                for m in self.useful.get(module, ())
-                if level.get(m) == following and (module, m) not in self.saturated
-            ]
-            edges += [
-                (m, True)
-                for m in sorted(self.flowing_into.get(module, ()))
-                if level.get(m) == following
-            ]
-            self.edges[module] = edges
-            self.position[module] = 0
-        return self.edges[module]
+    def next_phase(self) -> _Phase | None:
+        """How many residual imports each module is from the targets, walked back from them
+        as far as the level of the nearest sources; None when no source is reached (the flow is
+        maximal, and the modules walked are those from which a target can be reached)."""
+        sources, full, sending = self.sources, self.full, self.sending
+        level = dict.fromkeys(self.ends, 0)
+        frontier = self.ends
+        depth = 0
+        while frontier:
+            depth += 1
+            following = []
+            for module in frontier:
+                for importer in self._importers_on_chains(module):
+                    if importer not in level and (importer, module) not in full:
+                        level[importer] = depth
+                        following.append(importer)
+                # Against an import that carries flow, a residual way runs from the imported
+                # module back to its importer.
+                for imported in sending.get(module, ()):
+                    if imported not in level:
+                        level[imported] = depth
+                        following.append(imported)
+            starts = sorted(sources.intersection(following))
+            if starts:
+                return _Phase(level, dict.fromkeys(starts, depth))
+            frontier = following
+        self.near_targets = set(level)
+        return None
+
+    def _importers_on_chains(self, module: str) -> AbstractSet[str]:
+        """The importers of `module` whose import of it lies on a chain: those of the graph
+        that import on a chain at all (no import runs into a source), found once."""
+        if module not in self.entering:
+            self.entering[module] = self.importers.get(module, frozenset()) & self.importing
+        return self.entering[module]
+
+    def block(self, phase: _Phase) -> None:
+        """Send flow from each start along ways whose every step is one level down, until none
+        is left; a module found to lead nowhere is passed over from then on."""
+        level, carried, full = phase.level, self.carried, self.full
+        ways: dict[str, tuple[list[str], int]] = {}
+        position: dict[str, int] = {}
+        for start, top in phase.starts.items():
+            ways[start], position[start] = self._ways(start, top - 1, level), 0
+            path: list[tuple[str, str, bool]] = []
+            module = start
+            while True:
+                (onward, along), index = ways[module], position[module]
+                while index < len(onward):  # up to the first step that can take more flow
+                    if index < along:
+                        if (module, onward[index]) not in full:
+                            break
+                    elif (onward[index], module) in carried:
+                        break
+                    index += 1
+                position[module] = index
+                if index == len(onward):
+                    if not path:
+                        break
+                    module, _, _ = path.pop()
+                    position[module] += 1
+                    continue
+                following = onward[index]
+                path.append((module, following, index >= along))
+                if level[following] == 0:
+                    self._send(path)
+                    path, module = [], start
+                    continue
+                if following not in ways:
+                    ways[following] = self._ways(following, level[following] - 1, level)
+                    position[following] = 0
+                module = following
+
+    def _ways(self, module: str, down: int, level: Mapping[str, int]) -> tuple[list[str], int]:
+        """The modules of the level `down` that a residual step from `module` reaches: along its
+        imports, how many of them those are, then back along the imports of it that carry
+        flow."""
+        ways = [m for m in self.on_chains.of(module) if level.get(m) == down]
+        along = len(ways)
+        ways += [m for m in self.receiving.get(module, ()) if level.get(m) == down]
+        return ways, along
+
+    def _send(self, path: list[tuple[str, str, bool]]) -> None:
+        """Send as much flow along `path` as each of its steps can take."""
+        carried = self.carried
+        amount = (
+            min(
+                carried[following, module]
+                if back
+                else self.limit.get(module, 1) - carried.get((module, following), 0)
+                for module, following, back in path
+            )
+            if self.limit
+            else 1  # every import carries one unit
+        )
+        for module, following, back in path:
+            if back:
+                carried[following, module] -= amount
+                self.full.discard((following, module))
+                if not carried[following, module]:
+                    del carried[following, module]
+                    self.sending[following].discard(module)
+                    self.receiving[module].discard(following)
+            else:
+                carried[module, following] = carried.get((module, following), 0) + amount
+                if carried[module, following] == self.limit.get(module, 1):
+                    self.full.add((module, following))
+                self.sending.setdefault(module, set()).add(following)
+                self.receiving.setdefault(following, set()).add(module)
+
+    def cut(self) -> set[Edge]:
+        """Once the flow is maximal, the imports into the modules from which a target can be
+        reached, from the others (each carries all it can)."""
+        near = self.near_targets
+        return {(a, b) for a, b in self.carried if a not in near and b in near}
 
 
-def _blocking_path(
-    start: str,
-    onward: _LevelGraph,
-    targets: AbstractSet[str],
-    saturated: set[Edge],
-) -> list[tuple[str, tuple[str, bool]]] | None:
-    """A path from `start` to a target along the level graph's unused edges, as (module,
-    (next module, back)) steps; modules found to lead nowhere are skipped from then on."""
-    path: list[tuple[str, tuple[str, bool]]] = []
-    module = start
-    position = onward.position
-    while True:
-        if module in targets:
-            return path
-        edges = onward.of(module)
-        index = position[module]
-        while index < len(edges) and not _usable(module, edges[index], saturated):
-            index += 1
-        position[module] = index
-        if index < len(edges):
-            path.append((module, edges[index]))
-            module = edges[index][0]
-            continue
-        if not path:
-            return None
-        module, _ = path.pop()
-        position[module] += 1
+def _shortest_chains_through(
+    useful: _InOrder, sources: AbstractSet[str], targets: AbstractSet[str], cut: list[Edge]
+) -> dict[Edge, Chain]:
+    """The shortest chain that crosses each import of `cut`, the ways to their importers from
+    the sources all read off one walk."""
+    heads = _shortest_ways_from_sources(useful, sources, {importer for importer, _ in cut})
+    return {
+        edge: _shortest_chain_through(useful, sources, targets, edge, heads[edge[0]])
+        for edge in cut
+    }
 
 
-def _usable(module: str, edge: tuple[str, bool], saturated: set[Edge]) -> bool:
-    following, back = edge
-    return (following, module) in saturated if back else (module, following) not in saturated
-
-
-def _reaching_targets(
-    useful: dict[str, list[str]],
-    importers: Importers,
-    sources: AbstractSet[str],
-    targets: AbstractSet[str],
-    saturated: set[Edge],
-) -> set[str]:
-    """The modules from which a target can be reached in the residual graph, walked back from
-    the targets on the graph's own importers (an import is useful when its importer is a key of
-    `useful` and it runs into no source): no index of the useful imports is built per pair."""
-    sending: dict[str, list[str]] = {}
-    for importer, imported in saturated:
-        sending.setdefault(importer, []).append(imported)
-    reaching = set(targets)
-    queue = deque(sorted(targets))
-    while queue:
-        module = queue.popleft()
-        if module not in sources:
-            for importer in importers.get(module, ()):
-                if (
-                    importer not in reaching
-                    and importer in useful
-                    and (importer, module) not in saturated
-                ):
-                    reaching.add(importer)
-                    queue.append(importer)
-        # A residual back edge runs against each import that carries flow: from its imported
-        # module to its importer, so the importer reaches what the imported module reaches.
-        for imported in sending.get(module, ()):
-            if imported not in reaching:
-                reaching.add(imported)
-                queue.append(imported)
-    return reaching
+def _shortest_ways_from_sources(
+    useful: _InOrder, sources: AbstractSet[str], modules: set[str]
+) -> dict[str, list[str]]:
+    """The shortest way from a source to each of `modules` (all on chains), as
+    `_shortest_way_from_sources` finds it: one breadth-first walk, as far as the last found."""
+    parent: dict[str, str | None] = {s: None for s in sorted(sources)}
+    missing = modules - parent.keys()
+    queue = deque(parent)
+    while queue and missing:
+        current = queue.popleft()
+        for following in useful[current]:
+            if following not in parent:
+                parent[following] = current
+                missing.discard(following)
+                queue.append(following)
+    ways = {}
+    for module in modules:
+        way = [module]
+        while (previous := parent[way[-1]]) is not None:
+            way.append(previous)
+        ways[module] = way[::-1]
+    return ways
 
 
 def _shortest_chain_through(
-    useful: dict[str, list[str]], sources: AbstractSet[str], targets: AbstractSet[str], edge: Edge
+    useful: _InOrder,
+    sources: AbstractSet[str],
+    targets: AbstractSet[str],
+    edge: Edge,
+    head: list[str],
 ) -> Chain:
-    """The shortest chain that crosses `edge`: the shortest way to its importer from a source,
-    then the shortest way from its imported module to a target, with no module twice where
-    the two can be chosen apart (in rare graphs they cannot: the chain then revisits a module,
-    every hop still a real import)."""
+    """The shortest chain that crosses `edge`: `head`, the shortest way to its importer from a
+    source, then the shortest way from its imported module to a target, with no module twice
+    where the two can be chosen apart (in rare graphs they cannot: the chain then revisits a
+    module, every hop still a real import)."""
     importer, imported = edge
-    head = _shortest_way_from_sources(useful, sources, importer, avoid=frozenset())
-    tail = _shortest_way_to_targets(useful, targets, imported, avoid=frozenset(head or ()))
+    tail = _shortest_way_to_targets(useful, targets, imported, avoid=frozenset(head))
     if tail is None:
         tail = _shortest_way_to_targets(useful, targets, imported, avoid=frozenset())
         apart = _shortest_way_from_sources(useful, sources, importer, avoid=frozenset(tail or ()))
         head = apart or head
-    return tuple(head or (importer,)) + tuple(tail or (imported,))
+    return tuple(head) + tuple(tail or (imported,))
 
 
 def _shortest_way_from_sources(
-    useful: dict[str, list[str]], sources: AbstractSet[str], module: str, avoid: AbstractSet[str]
+    useful: _InOrder, sources: AbstractSet[str], module: str, avoid: AbstractSet[str]
 ) -> list[str] | None:
     if module in sources:
         return [module]
@@ -517,7 +621,7 @@ def _shortest_way_from_sources(
     queue = deque(parent)
     while queue:
         current = queue.popleft()
-        for following in useful.get(current, ()):
+        for following in useful[current]:
             if following in parent or following in avoid:
                 continue
             parent[following] = current
@@ -531,7 +635,7 @@ def _shortest_way_from_sources(
 
 
 def _shortest_way_to_targets(
-    useful: dict[str, list[str]], targets: AbstractSet[str], module: str, avoid: AbstractSet[str]
+    useful: _InOrder, targets: AbstractSet[str], module: str, avoid: AbstractSet[str]
 ) -> list[str] | None:
     if module in avoid:
         return None
@@ -541,7 +645,7 @@ def _shortest_way_to_targets(
     queue = deque([module])
     while queue:
         current = queue.popleft()
-        for following in useful.get(current, ()):
+        for following in useful[current]:
             if following in parent or following in avoid:
                 continue
             parent[following] = current
@@ -668,16 +772,19 @@ class Question(NamedTuple):
 
 
 def joined(
-    importers: Importers, question: Question, removed: AbstractSet[Edge] = frozenset()
+    graph: ChainGraph, question: Question, removed: AbstractSet[Edge] = frozenset()
 ) -> bool:
-    """Whether a chain of `question` is left once the imports `removed` are gone."""
+    """Whether a chain of `question` is left once the imports `removed` are gone: walked back
+    from the targets, or on from the sources where they are far fewer (`_far_more`)."""
     sources = frozenset(question.sources) - question.excluded
     targets = frozenset(question.targets) - sources - question.excluded
+    if _far_more(targets, sources):
+        return _joined_from_sources(graph.imports, sources, targets, question.excluded, removed)
     reached = set(targets)
     frontier = list(targets)
     while frontier:
         module = frontier.pop()
-        for importer in importers.get(module, ()):
+        for importer in graph.importers.get(module, ()):
             if importer in reached or (importer, module) in removed:
                 continue
             if importer in sources:
@@ -689,9 +796,31 @@ def joined(
     return False
 
 
-def contract_cut(
+def _joined_from_sources(
     imports: Imports,
-    importers: Importers,
+    sources: AbstractSet[str],
+    targets: AbstractSet[str],
+    excluded: AbstractSet[str],
+    removed: AbstractSet[Edge],
+) -> bool:
+    reached = set(sources)
+    frontier = list(sources)
+    while frontier:
+        module = frontier.pop()
+        for imported in imports.get(module, ()):
+            if imported in reached or (module, imported) in removed:
+                continue
+            if imported in targets:
+                return True
+            if imported in excluded:
+                continue
+            reached.add(imported)
+            frontier.append(imported)
+    return False
+
+
+def contract_cut(
+    graph: ChainGraph,
     questions: Iterable[tuple[Question, Iterable[Edge]]],
     uncuttable: AbstractSet[str] = frozenset(),
 ) -> tuple[Edge, ...]:
@@ -717,11 +846,9 @@ def contract_cut(
             # What every question of the group leaves out, less what the group now reaches.
             excluded = frozenset.intersection(*(frozenset(q.excluded) for q in group)) - others
             sources, targets = (shared, others) if side == "sources" else (others, shared)
-            found = chains_and_cut(
-                imports, sources, targets, excluded, importers=importers, uncuttable=uncuttable
-            )
-            candidate.update(found.cut)
-        if any(joined(importers, q, candidate) for q, _ in asked):
+            between = _between(graph, sources, targets, excluded)
+            candidate.update(_cut_nearest_targets(between, graph.importers, uncuttable))
+        if any(joined(graph, q, candidate) for q, _ in asked):
             continue  # merging let a chain through (one that ran through another target)
         if len(candidate) < len(best):
             best = candidate

@@ -337,6 +337,37 @@ def test_on_larger_graphs_the_cut_has_the_size_of_a_maximum_flow(count, seed):
     assert len(found.cut) == problem.maximum_flow()
 
 
+def lopsided_graph(count: int, seed: int):
+    """(imports, sources, targets, excluded) on `count` modules, one source and twenty-one
+    targets or more: what is walked from the sources first (as `homeassistant.auth`, whose chains
+    end in any of the 8,600 modules of `homeassistant.components`)."""
+    rng = random.Random(seed)
+    modules = [f"n{i}" for i in range(count)]
+    imports = {
+        m: frozenset(n for n in modules if n != m and rng.random() < 3 / count) for m in modules
+    }
+    source = rng.choice(modules)
+    others = [m for m in modules if m != source]
+    targets = set(rng.sample(others, rng.randint(21, len(others) - 1)))
+    excluded = set(rng.sample(sorted(set(others) - targets), rng.randint(0, 1)))
+    return imports, {source}, targets, excluded
+
+
+@PURE
+@given(st.integers(24, 40), st.integers(0, 2**32 - 1))
+def test_where_the_targets_far_outnumber_the_sources_the_cut_and_chains_still_hold(count, seed):
+    graph = lopsided_graph(count, seed)
+    problem, found = solved(graph)
+    assert not problem.connected(frozenset(found.cut))
+    assert len(found.cut) == problem.maximum_flow()
+    assert sorted(chain[:2] for chain in found.listed) == sorted(
+        problem.first_imports_that_lead_to_a_target()
+    )
+    assert all(problem.is_chain(chain) for chain in found.listed)
+    for edge, example in found.example.items():
+        assert problem.is_chain(example) and edge in set(zip(example, example[1:])), example
+
+
 @PURE
 @given(graphs(), st.data())
 def test_uncuttable_imports_are_cut_only_where_no_other_cut_exists(graph, data):
