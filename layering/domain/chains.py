@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
+from layering.domain.components import strongly_connected
+
 Imports = Mapping[str, AbstractSet[str]]
 Importers = Mapping[str, AbstractSet[str]]
 Edge = tuple[str, str]
@@ -704,61 +706,23 @@ def _interior_reach(
     direct: Callable[[str], int],
 ) -> dict[str, int]:
     """The targets (as bits) each interior module the sources import reaches through the
-    interior: Tarjan's components, iteratively, each finished after every one it reaches."""
+    interior, component by component, each after every one it reaches."""
     reach: dict[str, int] = {}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    counter = 0
     starts = sorted({m for source in sources for m in imports.get(source, ()) if m not in blocked})
-    for start in starts:
-        if start in index:
-            continue
-        work = [(start, iter(sorted(imports.get(start, ()))))]
-        index[start] = low[start] = counter
-        counter += 1
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            module, onward = work[-1]
-            advanced = False
-            for imported in onward:
-                if imported in blocked:
-                    continue
-                if imported not in index:
-                    index[imported] = low[imported] = counter
-                    counter += 1
-                    stack.append(imported)
-                    on_stack.add(imported)
-                    work.append((imported, iter(sorted(imports.get(imported, ())))))
-                    advanced = True
-                    break
-                if imported in on_stack:
-                    low[module] = min(low[module], index[imported])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[module])
-            if low[module] == index[module]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == module:
-                        break
-                members = set(component)
-                bits = 0
-                for member in component:
-                    bits |= direct(member)
-                    for imported in imports.get(member, ()):
-                        if imported not in blocked and imported not in members:
-                            bits |= reach[imported]
-                for member in component:
-                    reach[member] = bits
+
+    def onward(module: str) -> list[str]:
+        return [m for m in sorted(imports.get(module, ())) if m not in blocked]
+
+    for component in strongly_connected(starts, onward):
+        members = set(component)
+        bits = 0
+        for member in component:
+            bits |= direct(member)
+            for imported in imports.get(member, ()):
+                if imported not in blocked and imported not in members:
+                    bits |= reach[imported]
+        for member in component:
+            reach[member] = bits
     return reach
 
 
