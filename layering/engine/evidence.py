@@ -126,12 +126,16 @@ class Evidence:
         return self._plan.records_chain_ends
 
     @property
+    def draws_graph(self) -> bool:
+        return self._plan.draws_graph
+
+    @property
     def graph_reach(self) -> tuple[frozenset[str], frozenset[str]] | None:
-        return None if self._widened else self._plan.graph_reach
+        return None if self._widened or self.draws_graph else self._plan.graph_reach
 
     @property
     def include_external_packages(self) -> bool:
-        return self._widened or self._plan.include_external_packages
+        return self._widened or self.draws_graph or self._plan.include_external_packages
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
         if self.settings.source_roots_given:
@@ -806,8 +810,9 @@ class Evidence:
                 shutil.rmtree(os.path.join(self.settings.cache_dir, name), ignore_errors=True)
 
     def graph_shares(self, users: int) -> GraphShares:
-        """A graph for each of `users` contracts, which each may change alone (`GraphShares`)."""
-        return GraphShares(self, users)
+        """A graph for each of `users` contracts, which each may change alone (`GraphShares`);
+        a graph to be drawn is one more user, which keeps the graph itself."""
+        return GraphShares(self, users + 1 if self.draws_graph else users)
 
     def _resolve(self, importer: str, path: str, display: str, raw: RawImport) -> list[ImportFact]:
         fact = functools.partial(
