@@ -51,7 +51,7 @@ from typing import IO
 
 from layering.adapters import probe_child
 from layering.domain.errors import Terminated
-from layering.domain.patterns import ModulePattern, is_dotted_name
+from layering.domain.patterns import ModulePattern, index_patterns, is_dotted_name
 from layering.domain.probes import (
     MAX_TIMEOUT,
     LoadedBefore,
@@ -784,14 +784,14 @@ def _server_config(requests: list[ProbeRequest], candidates: Sequence[str]) -> d
     shadowed = _shadowed_names(
         {os.path.abspath(root) for r in requests for root in r.source_roots}
     )
-    patterns = [ModulePattern.parse(p) for p in forbidden]
+    patterns = index_patterns(ModulePattern.parse(p) for p in forbidden)
     stdlib: frozenset[str] = getattr(sys, "stdlib_module_names", frozenset())
     prelude = []
     for name in candidates:
         top = name.split(".", 1)[0]
         if stdlib and top not in stdlib:
             continue
-        if top in shadowed or any(p.covers(name) for p in patterns):
+        if top in shadowed or patterns.covering(name):
             continue
         if any(name == s or name.startswith(s + ".") for s in stubs):
             continue

@@ -317,6 +317,7 @@ def check_settings(
     cache_results: bool = True,
     kept: list[object] | None = None,
     chain_ends: bool = False,
+    draws_graph: bool = False,
 ) -> RunReport:
     """Decide the selected contracts of `settings`, listing `chains` chains per group of chains
     beyond one example per import of its cut; `python` (`--python`) is the probes' interpreter.
@@ -325,7 +326,8 @@ def check_settings(
     evidence (the graph, what was read) instead of freeing it as the run ends: a process about
     to leave need not free it object by object (homeassistant's layers and independence: 10 ms
     without the cache, 30 ms with it). `chain_ends`: each group of chains records the pairs of
-    modules its chains join (what a baseline writes)."""
+    modules its chains join (what a baseline writes). `draws_graph`: the graph is drawn from
+    the evidence `kept` once the run ends (`RunPlan.draws_graph`)."""
     if python is not None:
         settings = with_interpreter_path(settings, python)
     if python is not None and settings.names_external_classes:
@@ -334,7 +336,12 @@ def check_settings(
         facts = _facts_cache(settings, use_cache)
         evidence = Evidence(
             settings,
-            RunPlan(keeps_cache=use_cache, listed_chains=chains, records_chain_ends=chain_ends),
+            RunPlan(
+                keeps_cache=use_cache,
+                listed_chains=chains,
+                records_chain_ends=chain_ends,
+                draws_graph=draws_graph,
+            ),
             sources=DISK_SOURCES if facts is None else facts,
         )
         if kept is not None:
@@ -436,6 +443,7 @@ def _plan(
         graph_reach=reach,
         include_external_packages=externals,
         records_chain_ends=evidence.records_chain_ends,
+        draws_graph=evidence.draws_graph,
     )
 
 

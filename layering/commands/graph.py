@@ -60,9 +60,13 @@ def draw_graph(
         raise ConfigError(list(settings.problems))
     # External packages are in the graph, shown only where configured or a broken import reaches
     # one.
-    evidence = Evidence(settings, RunPlan(keeps_cache=use_cache, include_external_packages=True))
+    evidence = Evidence(settings, RunPlan(keeps_cache=use_cache, draws_graph=True))
     drawn = _drawn_packages(settings, evidence, package)
     depth = _depth(settings, drawn, depth)
+    report = None
+    if contracts:
+        report, checked = _check(settings, use_cache)
+        evidence = checked or evidence
     try:
         imports = Evidence.imports_of(evidence.graph)
     except SourceUnreadable as unreadable:
@@ -74,7 +78,6 @@ def draw_graph(
                 hint="fix the file to draw its graph",
             )
         ) from None
-    report = _check(settings, use_cache) if contracts else None
     broken = _broken_imports(report, evidence) if report is not None else {}
     internal = [m for m in imports if any(is_within(m, p) for p in drawn)]
     if settings.include_external_packages:
@@ -163,12 +166,20 @@ def _depth(settings: Settings, drawn: tuple[str, ...], depth: int | None) -> int
     return depth
 
 
-def _check(settings: Settings, use_cache: bool) -> RunReport | None:
-    """The static contracts decided as `layering check --no-probe` decides them; None when the
-    configuration has none (probe contracts run code, which a drawing does not)."""
+def _check(settings: Settings, use_cache: bool) -> tuple[RunReport | None, Evidence | None]:
+    """The static contracts decided as `layering check --no-probe` decides them, and the
+    evidence they were decided on, whose graph is the one to draw (built once, for both);
+    (None, None) when the configuration has none (probe contracts run code, which a drawing
+    does not)."""
     if all(_runs_code(spec.options.get("type")) for spec in settings.contracts):
-        return None
-    return check_settings(settings, (), ProbeSelection.STATIC, use_cache=use_cache)
+        return None, None
+    kept: list[object] = []
+    report = check_settings(
+        settings, (), ProbeSelection.STATIC, use_cache=use_cache, kept=kept, draws_graph=True
+    )
+    evidence = kept[0]
+    assert isinstance(evidence, Evidence), "check_settings keeps its evidence"
+    return report, evidence
 
 
 def _runs_code(type_name: object) -> bool:

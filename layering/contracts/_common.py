@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from layering.domain.allowances import (
     Allowance,
+    AllowanceIndex,
     AllowanceUse,
     record_use,
     unused,
@@ -22,7 +24,14 @@ from layering.domain.codes import STALE_ALLOWANCE, STALE_EXPECTATION, UNEXPECTED
 from layering.domain.errors import Problem, closest_module, did_you_mean, packages_among
 from layering.domain.import_scope import COUNT, SCOPE_OPTIONS, SCOPE_VALUES, ImportScope
 from layering.domain.known_chains import KnownChain, groups_of, parse_known_chain, unknown_pairs
-from layering.domain.patterns import ModulePattern, is_dotted_name, is_within
+from layering.domain.patterns import (
+    ModulePattern,
+    PatternIndex,
+    expand_each,
+    index_patterns,
+    is_dotted_name,
+    is_within,
+)
 from layering.domain.results import (
     ChainGroup,
     ContractResult,
@@ -199,7 +208,10 @@ def import_expression(value: Any) -> tuple[ModulePattern, ModulePattern]:
 def matching_edges(
     graph: ImportGraph, importer: ModulePattern, imported: ModulePattern
 ) -> list[tuple[str, str]]:
-    importers = [m for m in graph.modules if importer.matches(m)]
+    if importer.has_wildcard:
+        importers = [m for m in graph.modules if importer.matches(m)]
+    else:
+        importers = [importer.text] if importer.text in graph.modules else []
     edges = []
     for module in importers:
         for target in graph.find_modules_directly_imported_by(module):
@@ -342,7 +354,10 @@ class Contract:
         self.lenient: list[Problem] = []
         """What layering's own format refuses and `lint-imports` accepts
         (`refused_in_own_format`)."""
-        self.unseen_externals: list[tuple[str, ModulePattern]] = []
+        self.unmatched_externals: list[tuple[str, ModulePattern]] = []
+        """(option, pattern) of each name outside the package that matches no module: an
+        external package, which `warnings` names if it is neither installed nor imported."""
+        self._entry_positions: dict[str, dict[str, int]] = {}
         raw = spec.options
         name, contract_id = raw.get("name"), raw.get("id")
         self.name = name if isinstance(name, str) else f"{self.type_name} #{spec.index + 1}"
@@ -683,11 +698,20 @@ class Contract:
     def is_unchecked(self, module: str) -> bool:
         """Whether `module` is one of `unchecked` or lies in one: a hop of the contract's
         chains, never the importer of one of its findings."""
-        return any(p.covers(module) for p in self.values.get(UNCHECKED, ()))
+        return bool(self._unchecked.covering(module))
+
+    @cached_property
+    def _unchecked(self) -> PatternIndex[ModulePattern]:
+        return index_patterns(self.values.get(UNCHECKED, ()))
+
+    @cached_property
+    def allowance_index(self) -> AllowanceIndex:
+        """The allowances, found by the imports they may excuse."""
+        return AllowanceIndex(self.allowances)
 
     def excused(self, fact: ImportFact, found: Findings) -> bool:
         """Whether an allowance excuses `fact`; each one that does is marked as used."""
-        excusing = [a for a in self.allowances if a.excuses(fact)]
+        excusing = self.allowance_index.excusing(fact)
         for allowance in excusing:
             record_use(found.used, allowance, fact)
         return bool(excusing)
@@ -779,29 +803,29 @@ class Contract:
         one that is not installed here is still checked (nothing may import it); `warnings`
         then says so if no import read in the run names it either, in case it is misspelt.
         """
+        expanded = evidence.expand_each(patterns)
         unmatched = []
         for pattern in patterns:
-            if evidence.expand(pattern):
+            if expanded[pattern]:
                 continue
             if external_ok and pattern.names_external_class:
                 continue  # a class of external modules: whatever is imported of it counts
             if external_ok and not evidence.is_internal(pattern.text):
-                if not evidence.is_installed(pattern.top_level):
-                    self.unseen_externals.append((option, pattern))
-                continue
-            left_out = pattern.expand(evidence.excluded)
-            if left_out:
-                by, remedy = leaving_out(self.settings, left_out)
-                self.problem_at(
-                    option,
-                    pattern,
-                    f"contract '{self.name}': '{pattern}' in '{option}' matches only modules that "
-                    f"{by} leaves out",
-                    "a pattern that matches nothing checked makes a contract that cannot fail: "
-                    f"{remedy}, or take the pattern out of the contract",
-                )
+                self.unmatched_externals.append((option, pattern))
                 continue
             unmatched.append(pattern)
+        left_out_of = expand_each(unmatched, evidence.excluded)
+        for pattern in [p for p in unmatched if left_out_of[p]]:
+            by, remedy = leaving_out(self.settings, left_out_of[pattern])
+            self.problem_at(
+                option,
+                pattern,
+                f"contract '{self.name}': '{pattern}' in '{option}' matches only modules that "
+                f"{by} leaves out",
+                "a pattern that matches nothing checked makes a contract that cannot fail: "
+                f"{remedy}, or take the pattern out of the contract",
+            )
+        unmatched = [p for p in unmatched if not left_out_of[p]]
         where = "the package " + ", ".join(self.settings.root_packages)
         for pattern in unmatched:
             self.problems.append(
@@ -824,18 +848,25 @@ class Contract:
 
     def _pattern_line(self, option: str, pattern: ModulePattern) -> int:
         """The line of the entry of `option` that is `pattern` (the option's line if unknown)."""
-        raw = self.spec.options.get(option)
-        entries = raw if isinstance(raw, list) else [raw]
-        for index, entry in enumerate(entries):
-            if isinstance(entry, str) and entry.strip() == pattern.text:
-                return self.spec.line_of_entry(option, index)
-        return self.spec.line_of(option)
+        if option not in self._entry_positions:
+            raw = self.spec.options.get(option)
+            entries = raw if isinstance(raw, list) else [raw]
+            positions: dict[str, int] = {}
+            for index, entry in enumerate(entries):
+                if isinstance(entry, str):
+                    positions.setdefault(entry.strip(), index)
+            self._entry_positions[option] = positions
+        position = self._entry_positions[option].get(pattern.text)
+        if position is None:
+            return self.spec.line_of(option)
+        return self.spec.line_of_entry(option, position)
 
     def warnings(self, evidence: Evidence, decision: Decision | None) -> list[str]:
         """What the run should say without failing: the contract that cannot fail which an
         import-linter configuration may hold, external names that are neither installed nor
         imported by what was read, and alerts raised while deciding."""
         where = self.settings.display_path(self.settings.path)
+        mentioned = evidence.mentioned([pattern for _, pattern in self.unmatched_externals])
         return (
             [
                 f"{where}:{problem.line}: {problem.message}; accepted, as lint-imports accepts it "
@@ -847,8 +878,8 @@ class Contract:
                 f"'{pattern}' is neither "
                 "installed here nor imported by the modules checked (fine if intended; check the "
                 "spelling)"
-                for option, pattern in self.unseen_externals
-                if not evidence.mentions(pattern)
+                for option, pattern in self.unmatched_externals
+                if pattern not in mentioned and not evidence.is_installed(pattern.top_level)
             ]
             + self.notices
             + list(decision.alerts if decision is not None else ())

@@ -109,7 +109,7 @@ class ExternalContract(Contract):
         declared = self.declared
         assert declared is not None, "validate read the declared dependencies"
         importers = sorted(
-            {m for p in self.values["modules"] for m in evidence.expand(p)}
+            evidence.expand_all(self.values["modules"])
             if self.values["modules"]
             else evidence.modules
         )

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, NamedTuple
+from bisect import bisect_left
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from layering.contracts._common import (
     Contract,
@@ -27,7 +30,7 @@ from layering.domain.chains import ChainGraph
 from layering.domain.codes import DIRECT_IMPORT, FORBIDDEN_NAME, INDIRECT_IMPORT
 from layering.domain.errors import Problem
 from layering.domain.facts import ImportFact
-from layering.domain.patterns import ModulePattern, is_within
+from layering.domain.patterns import ModulePattern, is_within, packages_of
 from layering.domain.results import Violation
 from layering.engine.reach import ChainPair
 
@@ -233,14 +236,11 @@ class ForbiddenContract(Contract):
             starts.add(source)
             if self.values["as_packages"]:
                 starts.update(evidence.descendants(source))
-        also = {m for importer, _ in self.ignored for m in evidence.expand(importer)}
-        also.update(
-            m
-            for allowance in self.allowances
-            if allowance.importer is not None
-            for m in evidence.expand(allowance.importer)
+        also = evidence.expand_all(
+            [importer for importer, _ in self.ignored]
+            + [a.importer for a in self.allowances if a.importer is not None]
         )
-        return starts, also
+        return starts, set(also)
 
     def chain_pairs(self, evidence: Evidence, graph: ImportGraph) -> list[ChainPair] | None:
         """One pair per group of sources checked against the same forbidden modules; None for
@@ -271,14 +271,15 @@ class ForbiddenContract(Contract):
         )
 
     def _sources(self, evidence: Evidence) -> list[str]:
-        return sorted({m for p in self.values["source_modules"] for m in evidence.expand(p)})
+        return evidence.expand_all(self.values["source_modules"])
 
     def _forbidden(self, evidence: Evidence, graph: ImportGraph | None = None) -> list[str]:
         """The forbidden modules: the package's that the patterns match, an external package a
         pattern names, and those of `graph`'s external packages a class of modules holds."""
         found: set[str] = set()
+        expanded = evidence.expand_each(self.values["forbidden_modules"])
         for pattern in self.values["forbidden_modules"]:
-            matched = evidence.expand(pattern)
+            matched = expanded[pattern]
             if pattern.names_external_class:
                 if graph is not None:
                     found.update(
@@ -332,22 +333,25 @@ class ForbiddenContract(Contract):
 
     def _find_direct(self, evidence: Evidence, found: Findings) -> list[Violation]:
         as_packages = self.values["as_packages"]
-        forbidden = self._forbidden(evidence)
+        forbidden = set(self._forbidden(evidence))
+        ordered = sorted(forbidden)
+        # The test of a file's text, once per set of forbidden modules sources are not checked
+        # against (those they are or lie in or hold).
+        spelling: dict[frozenset[str], _Spells | None] = {}
         matched_ignores, ignored_edges = self._ignored_anywhere(evidence)
         found.ignored_imports = len(ignored_edges)
         classes = [p for p in self.values["forbidden_modules"] if p.names_external_class]
         taken = []
         for source in self._sources(evidence):
             importers = [source, *evidence.descendants(source)] if as_packages else [source]
-            targets = [f for f in forbidden if not self._overlap(source, f)]
-            spelled = (
-                None
-                if classes or any("*" in f for f in targets)
-                else _Spells(tuple(sorted({_last(f) for f in targets})))
-            )
+            overlapping = self._overlapping(source, ordered, forbidden)
+            if overlapping not in spelling:
+                spelling[overlapping] = _spelling(
+                    [f for f in ordered if f not in overlapping], classes
+                )
             for importer in importers:
-                for fact in evidence.facts_of(importer, spelled):
-                    if not any(self._hits(fact, f, evidence) for f in targets) and not any(
+                for fact in evidence.facts_of(importer, spelling[overlapping]):
+                    if not self._imports_forbidden(fact, source, forbidden, evidence) and not any(
                         p.matches(fact.imported) for p in classes
                     ):
                         continue
@@ -369,14 +373,29 @@ class ForbiddenContract(Contract):
         of the whole graph (and counts them)."""
         matched: set[int] = set()
         edges: set[tuple[str, str]] = set()
+        expanded = evidence.expand_each([a for a, _ in self.ignored])
         for position, (a, b) in enumerate(self.ignored):
-            for importer in evidence.expand(a):
+            for importer in expanded[a]:
                 for fact in evidence.facts_of(importer):
                     imported = _as_the_graph_has_it(evidence, fact.imported)
                     if b.matches(imported):
                         matched.add(position)
                         edges.add((fact.importer, imported))
         return matched, edges
+
+    def _imports_forbidden(
+        self, fact: ImportFact, source: str, forbidden: set[str], evidence: Evidence
+    ) -> bool:
+        """Whether `fact` imports one of `forbidden` that `source` is checked against: one
+        that `fact`'s module or its `<module>.<name>` is, or lies within."""
+        named = {fact.imported, *packages_of(fact.imported)}
+        if fact.name is not None:
+            named.update((fact.dotted, *packages_of(fact.dotted)))
+        return any(
+            self._hits(fact, f, evidence)
+            for f in named & forbidden
+            if not self._overlap(source, f)
+        )
 
     def _hits(self, fact: ImportFact, forbidden: str, evidence: Evidence) -> bool:
         """Whether `fact` imports `forbidden`; of an external package, `from os import path`
@@ -415,9 +434,7 @@ class ForbiddenContract(Contract):
         )
         partially_excused: dict[tuple[str, str], list[ImportFact]] = {}
         for importer, imported in sorted(relevant):
-            candidates = [
-                a for a in self.allowances if a.importer is None or a.importer.matches(importer)
-            ]
+            candidates = self.allowance_index.of_importer(importer)
             if not candidates:
                 continue  # read the statements of an edge only when an allowance may excuse it
             facts = found.counted_facts.get((importer, imported)) or evidence.facts_between(
@@ -434,7 +451,7 @@ class ForbiddenContract(Contract):
                     record_use(found.used, allowance, fact)
             if not excusing:
                 continue
-            remaining = [f for f in facts if not any(a.excuses(f) for a in self.allowances)]
+            remaining = [f for f in facts if not self.allowance_index.excusing(f)]
             if remaining:
                 partially_excused[(importer, imported)] = remaining
             elif graph.direct_import_exists(importer=importer, imported=imported):
@@ -477,12 +494,27 @@ class ForbiddenContract(Contract):
     ) -> list[tuple[list[str], list[str]]]:
         """Sources grouped by the forbidden modules they are checked against (a source is never
         checked against a forbidden module it contains or lies in): one cut per group."""
-        groups: dict[tuple[str, ...], list[str]] = {}
+        among = set(forbidden)
+        by_overlap: dict[frozenset[str], list[str]] = {}
         for source in sources:
-            targets = tuple(t for t in forbidden if not self._overlap(source, t))
+            by_overlap.setdefault(self._overlapping(source, forbidden, among), []).append(source)
+        groups = []
+        for overlapping, members in by_overlap.items():
+            targets = [t for t in forbidden if t not in overlapping]
             if targets:
-                groups.setdefault(targets, []).append(source)
-        return sorted((members, list(targets)) for targets, members in groups.items())
+                groups.append((members, targets))
+        return sorted(groups)
+
+    def _overlapping(self, source: str, forbidden: list[str], among: set[str]) -> frozenset[str]:
+        """The modules of `forbidden` (sorted; `among` as a set) that `source` is not checked
+        against (`_overlap`): itself, and as packages, those it lies in and those in it."""
+        if not self.values["as_packages"]:
+            return frozenset({source} & among)
+        below = source + "."
+        end = start = bisect_left(forbidden, below)
+        while end < len(forbidden) and forbidden[end].startswith(below):
+            end += 1
+        return frozenset({source, *packages_of(source)} & among).union(forbidden[start:end])
 
     def _label(self, modules: list[str], every: list[str], option: str) -> str:
         """How a report names a group: as the contract names it when the group is all of it."""
@@ -537,7 +569,16 @@ def _descendants(graph: ImportGraph, module: str) -> set[str]:
         return set()
 
 
-class _Spells(NamedTuple):
+def _spelling(targets: list[str], classes: list[ModulePattern]) -> _Spells | None:
+    """The test a file's text must pass to be read for `targets`; None where a class of modules
+    or a wildcard is forbidden, which has no last name to spell."""
+    if classes or any("*" in f for f in targets):
+        return None
+    return _Spells(tuple(sorted({_last(f) for f in targets})))
+
+
+@dataclass(frozen=True)
+class _Spells:
     """A text with an import statement that spells one of `words` as a name: a statement that
     imports a module from outside it spells the module's last name (`import a.b`, `from a
     import b`, `from ..b import c`: a relative import resolves only the packages above the
@@ -550,12 +591,25 @@ class _Spells(NamedTuple):
     def key(self) -> tuple[object, ...]:
         return ("spells", *self.words)
 
+    @cached_property
+    def _names(self) -> frozenset[str]:
+        """The words of word characters only: a statement spells one exactly where it is one of
+        the statement's runs of word characters, which a set answers for thousands of words."""
+        return frozenset(w for w in self.words if _NAME.fullmatch(w))
+
+    @cached_property
+    def _others(self) -> tuple[str, ...]:
+        return tuple(w for w in self.words if not _NAME.fullmatch(w))
+
     def __call__(self, text: str) -> bool:
-        present = [w for w in self.words if w in text]
+        statements = [m.group() for m in _IMPORT_STATEMENT.finditer(text)]
+        if any(not self._names.isdisjoint(_NAME.findall(s)) for s in statements):
+            return True
+        present = [w for w in self._others if w in text]
         if not present:
             return False
         named = re.compile(r"\b(?:" + "|".join(map(re.escape, present)) + r")\b")
-        return any(named.search(m.group()) for m in _IMPORT_STATEMENT.finditer(text))
+        return any(named.search(statement) for statement in statements)
 
 
 _IMPORT_STATEMENT = re.compile(
@@ -564,6 +618,9 @@ _IMPORT_STATEMENT = re.compile(
 )
 """Every import statement's text, and more (a match in a string or a comment is harmless): the
 rest of its logical line, or its parenthesised names, backslash continuations included."""
+
+
+_NAME = re.compile(r"\w+")
 
 
 def _last(module: str) -> str:

@@ -167,7 +167,7 @@ class InterfaceContract(Contract):
     def find(
         self, evidence: Evidence, found: Findings, graph: ImportGraph | None
     ) -> list[Violation]:
-        packages = sorted({m for p in self.values["modules"] for m in evidence.expand(p)})
+        packages = evidence.expand_all(self.values["modules"])
         violations = []
         summaries = []
         for package in packages:

@@ -21,7 +21,7 @@ from layering.contracts._names import (
 )
 from layering.domain.codes import LEAF_IMPORT
 from layering.domain.name_targets import NameTarget
-from layering.domain.patterns import ModulePattern
+from layering.domain.patterns import ModulePattern, index_patterns
 from layering.domain.results import Violation
 
 if TYPE_CHECKING:
@@ -99,14 +99,14 @@ class LeafContract(Contract):
     def find(
         self, evidence: Evidence, found: Findings, graph: ImportGraph | None
     ) -> list[Violation]:
-        leaves = sorted({m for p in self.values["modules"] for m in evidence.expand(p)})
-        within = self.within
+        leaves = evidence.expand_all(self.values["modules"])
+        within = index_patterns(self.within)
         taken = []
         for leaf in leaves:
             for fact in evidence.facts_of(leaf):
                 if fact.module == "__future__":
                     continue  # a compiler directive, not an import of anything
-                if not any(p.covers(fact.imported) or p.covers(fact.dotted) for p in within):
+                if not within.covering(fact.imported) and not within.covering(fact.dotted):
                     continue
                 if self.skips(fact, found, evidence):
                     continue

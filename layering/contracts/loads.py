@@ -71,9 +71,7 @@ class LoadsContract(Contract):
             require_expected_among(self, set(self.checked_modules(evidence)), "checked")
 
     def checked_modules(self, evidence: Evidence) -> list[str]:
-        return sorted(
-            {module for pattern in self.values["modules"] for module in evidence.expand(pattern)}
-        )
+        return evidence.expand_all(self.values["modules"])
 
     def find(
         self, evidence: Evidence, found: Findings, graph: ImportGraph | None

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from layering.adapters import result_cache
 from layering.deciding.fresh import decide_each, warnings_of
 from layering.domain.errors import SourceUnreadable
+from layering.domain.patterns import index_patterns
 from layering.domain.results import ContractResult, Verdict
 from layering.domain.serialization import result_from_data, result_to_data
 from layering.engine.config import Settings
@@ -472,7 +473,10 @@ class _Digests(Mapping[str, str]):
 
 def _names_an_importer(contract: Contract, changed: set[str]) -> bool:
     patterns = contract.importer_patterns()
-    return patterns is None or any(p.matches(m) for p in patterns for m in changed)
+    if patterns is None:
+        return True
+    index = index_patterns(patterns)
+    return any(index.matching(module) for module in changed)
 
 
 def shown_paths(results: list[ContractResult]) -> set[str]:

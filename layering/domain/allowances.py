@@ -7,7 +7,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from layering.domain.facts import ImportFact
-from layering.domain.patterns import ModulePattern
+from layering.domain.patterns import ModulePattern, PatternIndex
 
 
 class Allowance(NamedTuple):
@@ -55,6 +55,32 @@ class Allowance(NamedTuple):
         importer = f"{self.importer} -> " if self.importer else ""
         names = f" ({', '.join(self.names)})" if self.names is not None else ""
         return f"{importer}{self.module}{names}"
+
+
+class AllowanceIndex:
+    """A contract's allowances found by what they name, for a contract of thousands of them (a
+    baseline's): each answer is what asking every allowance would give, in their order."""
+
+    def __init__(self, allowances: Sequence[Allowance]) -> None:
+        self._allowances = tuple(allowances)
+        self._by_module = PatternIndex((a.module, i) for i, a in enumerate(self._allowances))
+        self._by_importer = PatternIndex(
+            (a.importer, i) for i, a in enumerate(self._allowances) if a.importer is not None
+        )
+        self._of_any_importer = [i for i, a in enumerate(self._allowances) if a.importer is None]
+
+    def excusing(self, fact: ImportFact) -> list[Allowance]:
+        """The allowances that excuse `fact`."""
+        found = {*self._by_module.covering(fact.imported), *self._by_module.covering(fact.module)}
+        if fact.name is not None:
+            found.update(self._by_module.covering(fact.dotted))
+        return [self._allowances[i] for i in sorted(found) if self._allowances[i].excuses(fact)]
+
+    def of_importer(self, importer: str) -> list[Allowance]:
+        """The allowances that may excuse an import by `importer`: those that name it, and
+        those that name no importer."""
+        found = {*self._by_importer.matching(importer), *self._of_any_importer}
+        return [self._allowances[i] for i in sorted(found)]
 
 
 AllowanceUse = Allowance | tuple[Allowance, str]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from layering.domain.patterns import ModulePattern, is_within
+from layering.domain.patterns import ModulePattern, index_patterns, is_within
 from layering.domain.results import Hop
 
 PARENT_PACKAGE = "parent package"
@@ -94,9 +94,13 @@ class LoadClosure:
 
     def covered(self, patterns: Iterable[ModulePattern]) -> list[str]:
         """Per pattern, the outermost executed modules it covers; sorted, each once."""
+        index = index_patterns(patterns)
+        by_pattern: dict[ModulePattern, set[str]] = {}
+        for name in self.loaders:
+            for pattern in index.covering(name):
+                by_pattern.setdefault(pattern, set()).add(name)
         found: set[str] = set()
-        for pattern in patterns:
-            covered = {name for name in self.loaders if pattern.covers(name)}
+        for covered in by_pattern.values():
             found.update(
                 name
                 for name in covered

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Generic, TypeVar
 
 from layering.domain.module_classes import EXTERNAL_CLASSES, MODULE_CLASSES, ModuleClasses
 
@@ -101,6 +103,17 @@ class ModulePattern:
     def top_level(self) -> str:
         return self.text.split(".", 1)[0]
 
+    @property
+    def named_head(self) -> str:
+        """The parts before the first wildcard (`a.b` of `a.b.*` and of `a.b.**.c`): what every
+        module the pattern matches starts with, followed by a dot; "" when a wildcard comes
+        first or the pattern is a class of modules."""
+        if self.is_class:
+            return ""
+        segments = self.text.split(".")
+        wildcard = next((i for i, s in enumerate(segments) if "*" in s), len(segments))
+        return ".".join(segments[:wildcard])
+
     def __str__(self) -> str:
         return self.text
 
@@ -112,3 +125,85 @@ def _class_pattern(text: str, classes: ModuleClasses | None) -> ModulePattern:
     if classes is None:
         raise ValueError(f"{text!r}: a class of modules ({known}) is not accepted here")
     return ModulePattern(text, classes)
+
+
+Value = TypeVar("Value")
+
+
+@dataclass(frozen=True)
+class _Entry(Generic[Value]):
+    position: int
+    pattern: ModulePattern
+    value: Value
+
+
+class PatternIndex(Generic[Value]):
+    """Values listed by module pattern, found by a module's name in time that does not grow
+    with the list, as a contract of thousands of patterns needs: a pattern without a wildcard
+    is found by its name, one that starts with names by its `named_head` (`a.b.*`, `a.**.c`),
+    and only one that starts with a wildcard (`*.models`) or is a class of modules is tried
+    on every module. Each candidate is confirmed by the pattern's own `matches`, so the index
+    answers what a scan of the whole list would, in the list's order."""
+
+    def __init__(self, entries: Iterable[tuple[ModulePattern, Value]]) -> None:
+        self._by_name: dict[str, list[_Entry[Value]]] = {}
+        self._by_head: dict[str, list[_Entry[Value]]] = {}
+        self._scanned: list[_Entry[Value]] = []
+        for position, (pattern, value) in enumerate(entries):
+            entry = _Entry(position, pattern, value)
+            if not pattern.has_wildcard:
+                self._by_name.setdefault(pattern.text, []).append(entry)
+            elif pattern.named_head:
+                self._by_head.setdefault(pattern.named_head, []).append(entry)
+            else:
+                self._scanned.append(entry)
+        self._empty = not (self._by_name or self._by_head or self._scanned)
+
+    def matching(self, module: str) -> list[Value]:
+        """The values whose pattern matches `module`."""
+        if self._empty:
+            return []
+        found = list(self._by_name.get(module, ()))
+        for head in packages_of(module):
+            found.extend(e for e in self._by_head.get(head, ()) if e.pattern.matches(module))
+        found.extend(e for e in self._scanned if e.pattern.matches(module))
+        return _in_order(found)
+
+    def covering(self, module: str) -> list[Value]:
+        """The values whose pattern covers `module`: matches it or a package it lies in."""
+        if self._empty:
+            return []
+        found = list(self._by_name.get(module, ()))
+        for package in packages_of(module):
+            found.extend(self._by_name.get(package, ()))
+            found.extend(e for e in self._by_head.get(package, ()) if e.pattern.covers(module))
+        found.extend(e for e in self._scanned if e.pattern.covers(module))
+        return _in_order(found)
+
+
+def index_patterns(patterns: Iterable[ModulePattern]) -> PatternIndex[ModulePattern]:
+    """The patterns themselves, indexed."""
+    return PatternIndex((pattern, pattern) for pattern in patterns)
+
+
+def expand_each(
+    patterns: Iterable[ModulePattern], modules: Iterable[str]
+) -> dict[ModulePattern, list[str]]:
+    """What `expand` gives each pattern, from one pass over `modules`."""
+    expanded: dict[ModulePattern, list[str]] = {pattern: [] for pattern in patterns}
+    index = index_patterns(expanded)
+    for module in modules:
+        for pattern in index.matching(module):
+            expanded[pattern].append(module)
+    return {pattern: sorted(found) for pattern, found in expanded.items()}
+
+
+def packages_of(module: str) -> list[str]:
+    """The packages `module` lies in, outermost first (`a`, `a.b` of `a.b.c`): the names
+    other than its own that `is_within` holds it to be within."""
+    parts = module.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _in_order(entries: list[_Entry[Value]]) -> list[Value]:
+    return [entry.value for entry in sorted(entries, key=lambda entry: entry.position)]

@@ -17,13 +17,14 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from layering.adapters.config_lines import lines_of
 from layering.adapters.toml_text import HEADER, KEY, value_extent
 from layering.domain.errors import ConfigError, Problem, UsageError, did_you_mean
 from layering.domain.module_classes import EXTERNAL_CLASSES, ModuleClasses
-from layering.domain.patterns import ModulePattern, is_dotted_name
+from layering.domain.patterns import ModulePattern, PatternIndex, index_patterns, is_dotted_name
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -163,7 +164,11 @@ class Settings:
 
     def excludes(self, module: str) -> bool:
         """Whether `module` is excluded: matched by an `exclude` pattern, or inside one."""
-        return any(pattern.covers(module) for pattern in self.exclude)
+        return bool(self._excluded.covering(module))
+
+    @cached_property
+    def _excluded(self) -> PatternIndex[ModulePattern]:
+        return index_patterns(self.exclude)
 
     @property
     def is_importlinter(self) -> bool:

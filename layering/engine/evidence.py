@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,7 @@ from layering.adapters.package_files import (
 from layering.domain.errors import ConfigError, Problem, SourceUnreadable
 from layering.domain.facts import ImportFact, NameUse
 from layering.domain.interface import ExportsReading
-from layering.domain.patterns import ModulePattern, is_within
+from layering.domain.patterns import ModulePattern, expand_each, index_patterns, is_within
 from layering.domain.reexports import ModuleNames
 from layering.domain.results import Hop
 from layering.engine.config import Settings
@@ -126,12 +126,16 @@ class Evidence:
         return self._plan.records_chain_ends
 
     @property
+    def draws_graph(self) -> bool:
+        return self._plan.draws_graph
+
+    @property
     def graph_reach(self) -> tuple[frozenset[str], frozenset[str]] | None:
-        return None if self._widened else self._plan.graph_reach
+        return None if self._widened or self.draws_graph else self._plan.graph_reach
 
     @property
     def include_external_packages(self) -> bool:
-        return self._widened or self._plan.include_external_packages
+        return self._widened or self.draws_graph or self._plan.include_external_packages
 
     def _missing_root(self, missing: PackageNotFound) -> ConfigError:
         if self.settings.source_roots_given:
@@ -312,6 +316,17 @@ class Evidence:
             return [pattern.text] if self.is_module(pattern.text) else []
         return pattern.expand(self.modules)
 
+    def expand_each(self, patterns: Sequence[ModulePattern]) -> dict[ModulePattern, list[str]]:
+        """What `expand` gives each of `patterns`; those with a wildcard from one pass over the
+        package's modules."""
+        expanded = {p: self.expand(p) for p in patterns if not p.has_wildcard}
+        wildcards = [p for p in patterns if p.has_wildcard]
+        return {**expanded, **(expand_each(wildcards, self.modules) if wildcards else {})}
+
+    def expand_all(self, patterns: Sequence[ModulePattern]) -> list[str]:
+        """The package's modules that any of `patterns` names, sorted."""
+        return sorted({m for found in self.expand_each(patterns).values() for m in found})
+
     def descendants(self, module: str) -> list[str]:
         if self._walked:
             prefix = module + "."
@@ -429,15 +444,17 @@ class Evidence:
             self._executed[module] = tuple(sorted(facts))
         return self._executed[module]
 
-    def mentions(self, pattern: ModulePattern) -> bool:
-        """Whether any import read so far in this run (or in the graph, when it was built) is of
-        a module `pattern` covers."""
+    def mentioned(self, patterns: Sequence[ModulePattern]) -> set[ModulePattern]:
+        """Those of `patterns` that cover a module an import read so far in this run is of (or
+        an external module of the graph, when it was built)."""
+        if not patterns:
+            return set()
         read = (*self._facts.values(), *self._executed.values())
-        if any(pattern.covers(f.imported) for facts in read for f in facts):
-            return True
-        return "graph" in self.__dict__ and any(
-            pattern.covers(m) for m in self.graph.modules if not self.is_internal(m)
-        )
+        imported = {f.imported for facts in read for f in facts}
+        if "graph" in self.__dict__:
+            imported.update(m for m in self.graph.modules if not self.is_internal(m))
+        index = index_patterns(patterns)
+        return {pattern for module in imported for pattern in index.covering(module)}
 
     def facts_between(self, importer: str, imported: str) -> list[ImportFact]:
         """The imports of `imported` by `importer`, for a chain in a report or an allowance.
@@ -793,8 +810,9 @@ class Evidence:
                 shutil.rmtree(os.path.join(self.settings.cache_dir, name), ignore_errors=True)
 
     def graph_shares(self, users: int) -> GraphShares:
-        """A graph for each of `users` contracts, which each may change alone (`GraphShares`)."""
-        return GraphShares(self, users)
+        """A graph for each of `users` contracts, which each may change alone (`GraphShares`);
+        a graph to be drawn is one more user, which keeps the graph itself."""
+        return GraphShares(self, users + 1 if self.draws_graph else users)
 
     def _resolve(self, importer: str, path: str, display: str, raw: RawImport) -> list[ImportFact]:
         fact = functools.partial(

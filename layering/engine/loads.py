@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from layering.domain.facts import ImportFact
 from layering.domain.loads import LoadClosure, LoadStep, ancestors_and_self, walk_loads
-from layering.domain.patterns import ModulePattern
+from layering.domain.patterns import ModulePattern, index_patterns
 from layering.engine.evidence import Evidence
 
 
@@ -41,9 +41,8 @@ class LoadReader:
     def closure(self, module: str, stop_at: Sequence[ModulePattern] = ()) -> LoadClosure:
         """What `import module` executes, as the source says; modules that `stop_at` covers
         are entered, not followed."""
-        return walk_loads(
-            module, self.steps_of, lambda name: any(pattern.covers(name) for pattern in stop_at)
-        )
+        stopping = index_patterns(stop_at)
+        return walk_loads(module, self.steps_of, lambda name: bool(stopping.covering(name)))
 
     def steps_of(self, module: str) -> tuple[LoadStep, ...]:
         """The steps executing `module` takes, in execution order (none for an external one).

@@ -24,6 +24,10 @@ class RunPlan(NamedTuple):
     """Whether each group of chains records the pairs of modules its chains join (what
     `layering baseline` writes as known chains): a pass over the group's imports, which a run
     that writes no baseline need not pay for."""
+    draws_graph: bool = False
+    """Whether the graph is drawn once the contracts are decided (`layering graph`): it is then
+    read whole, with external packages, and each contract is handed a copy of it, so that one
+    build serves the contracts and the drawing."""
 
 
 DEFAULT_PLAN = RunPlan()
