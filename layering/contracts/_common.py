@@ -47,7 +47,7 @@ from layering.domain.results import (
 
 if TYPE_CHECKING:
     from layering.adapters.grimp_graph import ImportGraph
-    from layering.domain.chains import ChainsAndCut, Edge
+    from layering.domain.chains import Chain, ChainsAndCut, Edge
     from layering.domain.facts import ImportFact
     from layering.domain.module_classes import ModuleClasses
     from layering.domain.probes import ProbeOutcome, ProbeRequest
@@ -1047,14 +1047,36 @@ def chain_group(
     ends: tuple[Edge, ...] = (),
     beside_known: bool = False,
 ) -> ChainGroup:
-    """A cut and its chains as a report shows them: one finding per import statement of each
-    import of the cut, its example chain located; most-crossed imports first. Only the files of
-    what is shown are read (`evidence.listed_chains` more chains are listed)."""
+    """A cut and its chains as a report shows them, each statement read from the evidence: only
+    the files of what is shown are read (`evidence.listed_chains` more chains are listed)."""
     facts = facts or {}
+    return cut_group(
+        found,
+        (source, target),
+        code,
+        lambda chain: evidence.locate(chain, facts),
+        lambda edge: evidence.statements(*edge, facts.get(edge)),
+        ends,
+        beside_known,
+    )
+
+
+def cut_group(
+    found: ChainsAndCut,
+    labels: tuple[str, str],
+    code: Callable[[Edge], str],
+    locate: Callable[[Chain], tuple[Hop, ...]],
+    statements: Callable[[Edge], Sequence[Hop]],
+    ends: tuple[Edge, ...] = (),
+    beside_known: bool = False,
+) -> ChainGroup:
+    """A cut and its chains as a report shows them, from `labels` (source, target): one finding
+    per import statement of each import of the cut (`statements`), its example chain located
+    (`locate`); most-crossed imports first."""
     cut = []
     for edge in found.cut:
-        example = evidence.locate(found.example[edge], facts)
-        statements = tuple(
+        example = locate(found.example[edge])
+        findings = tuple(
             Violation(
                 path=hop.path,
                 line=hop.line,
@@ -1066,14 +1088,12 @@ def chain_group(
                 qualifiers=hop.qualifiers,
                 chain=example,
             )
-            for hop in evidence.statements(*edge, facts.get(edge))
+            for hop in statements(edge)
         )
-        cut.append(CutImport(edge[0], edge[1], statements, found.through[edge], example))
+        cut.append(CutImport(edge[0], edge[1], findings, found.through[edge], example))
     cut.sort(key=lambda c: (-c.chains, c.importer, c.imported))
-    listed = tuple(evidence.locate(chain, facts) for chain in found.listed)
-    return ChainGroup(
-        source, target, found.chains, tuple(cut), listed, found.shown, ends, beside_known
-    )
+    listed = tuple(locate(chain) for chain in found.listed)
+    return ChainGroup(*labels, found.chains, tuple(cut), listed, found.shown, ends, beside_known)
 
 
 def statement_violations(

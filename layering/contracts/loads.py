@@ -8,12 +8,21 @@ from typing import TYPE_CHECKING
 from layering.contracts._common import (
     Contract,
     Findings,
+    cut_group,
     judge_expected,
     option,
     require_expected_among,
 )
+from layering.domain.chains import ChainGraph, Question, chains_and_cut, contract_cut
 from layering.domain.codes import LOADS_FORBIDDEN
-from layering.domain.loads import CONDITIONAL, LoadClosure, loaded_through
+from layering.domain.loads import (
+    CONDITIONAL,
+    ExecutedImports,
+    LoadClosure,
+    ancestors_and_self,
+    loaded_through,
+)
+from layering.domain.patterns import is_within
 from layering.domain.results import ItemResult, Verdict, Violation
 from layering.engine.loads import LoadReader
 
@@ -50,7 +59,10 @@ class LoadsContract(Contract):
         expect_loaded = []
 
     For each module that loads a forbidden one, the report gives the chain of statements
-    that the interpreter would run to get there (the first to reach it, in source order).
+    that the interpreter would run to get there (the first to reach it, in source order);
+    first, as for a graph contract, the fewest import statements that cut every chain from the
+    modules (and the parent packages their import executes) to what they load that no
+    `expect_loaded` entry names: modules that load the same forbidden ones form one group.
     """
 
     type_name = "loads"
@@ -78,10 +90,11 @@ class LoadsContract(Contract):
     ) -> list[Violation]:
         reader = LoadReader.of(evidence)
         forbidden = self.values["forbidden"]
-        found.items = tuple(
-            self._judge_module(evidence, reader.closure(module, stop_at=forbidden), found)
-            for module in self.checked_modules(evidence)
-        )
+        closures = [
+            reader.closure(module, stop_at=forbidden) for module in self.checked_modules(evidence)
+        ]
+        found.items = tuple(self._judge_module(evidence, c, found) for c in closures)
+        self._find_cuts(closures, ExecutedImports(closures), evidence.listed_chains, found)
         found.stale.extend(
             v
             for item in found.items
@@ -91,6 +104,50 @@ class LoadsContract(Contract):
         return [
             v for item in found.items if item.verdict is Verdict.BROKEN for v in item.violations
         ]
+
+    def _find_cuts(
+        self, closures: list[LoadClosure], executed: ExecutedImports, listed: int, found: Findings
+    ) -> None:
+        """The chains from the broken modules to the loads that break them, with their cut, and
+        the one cut of all of them where there are several groups (`chains.contract_cut`).
+
+        The modules whose `expect_loaded` entries excuse the same loads form one group (a chain
+        from one to a load another does not excuse is a load that breaks it too), apart from
+        those that are forbidden themselves or lie in a forbidden package: their import loads
+        it before any statement runs, and there is no import to cut for it."""
+        groups: dict[tuple[frozenset[str], frozenset[str]], tuple[list[str], set[str]]] = {}
+        for closure, item in zip(closures, found.items):
+            if item.verdict is not Verdict.BROKEN:
+                continue
+            breaking = {v.imported for v in item.violations}
+            excused = frozenset(closure.covered(self.values["forbidden"])) - breaking
+            own = frozenset(loaded for loaded in breaking if is_within(item.key, loaded))
+            members, loads = groups.setdefault((excused, own), ([], set()))
+            members.append(item.key)
+            loads.update(breaking - own)
+        graph = ChainGraph(executed.imports)
+        questions = []
+        for modules, targets in sorted((sorted(m), sorted(t)) for m, t in groups.values() if t):
+            sources = {s for module in modules for s in ancestors_and_self(module)}
+            chains = chains_and_cut(graph, sources, set(targets), listed=listed)
+            if not chains.cut:
+                continue
+            found.chain_groups.append(
+                cut_group(
+                    chains,
+                    (", ".join(modules), ", ".join(targets)),
+                    lambda _: LOADS_FORBIDDEN,
+                    executed.located,
+                    lambda edge: executed.statements(*edge),
+                )
+            )
+            questions.append((Question(sources, set(targets), frozenset()), chains.cut))
+        if len(questions) > 1:
+            found.cut = tuple(
+                hop
+                for edge in contract_cut(graph, questions)
+                for hop in executed.statements(*edge)
+            )
 
     def _judge_module(
         self, evidence: Evidence, closure: LoadClosure, found: Findings

@@ -152,6 +152,32 @@ def _steps(
     return steps
 
 
+class ExecutedImports:
+    """The statements that load closures execute, as chains are read: each executed module's
+    imports (`imports`: module -> the modules its statements load, parent packages included),
+    and the statements behind each import. A module's steps are the same in every closure
+    that executes it (those of one contract stop at the same modules)."""
+
+    def __init__(self, closures: Iterable[LoadClosure]) -> None:
+        self._steps: dict[tuple[str, str], list[LoadStep]] = {}
+        for closure in closures:
+            for module, steps in closure.graph.items():
+                for step in steps:
+                    self._steps.setdefault((module, step.imported), []).append(step)
+        imports: dict[str, set[str]] = {}
+        for importer, imported in self._steps:
+            imports.setdefault(importer, set()).add(imported)
+        self.imports = {module: frozenset(imported) for module, imported in imports.items()}
+
+    def statements(self, importer: str, imported: str) -> list[Hop]:
+        """Each statement by which `importer` loads `imported`, in execution order."""
+        return [step.hop() for step in sorted(set(self._steps.get((importer, imported), ())))]
+
+    def located(self, chain: Sequence[str]) -> tuple[Hop, ...]:
+        """A chain of modules as the statements that run it: for each import, the first."""
+        return tuple(self.statements(a, b)[0] for a, b in zip(chain, chain[1:]))
+
+
 def loaded_through(module: str, chain: Sequence[LoadStep]) -> str:
     """The parent package a chain starts from, when it is not the module itself; else ""."""
     if chain and chain[0].importer != module and is_within(module, chain[0].importer):

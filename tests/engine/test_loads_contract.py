@@ -25,7 +25,10 @@ def loads_config(
 
 
 def violation_lines(stdout: str) -> list[str]:
-    return [line.strip() for line in stdout.splitlines() if line.startswith("  ")]
+    """The report's findings: each load with its chain, after the imports that cut them."""
+    lines = [line.strip() for line in stdout.splitlines() if line.startswith("  ")]
+    first = next((i for i, line in enumerate(lines) if "LY026 importing" in line), 0)
+    return lines[first:]
 
 
 TARGETS = (
@@ -375,3 +378,120 @@ def test_reports_are_the_same_bytes_under_any_hash_seed(project):
             ).stdout
         )
     assert len(outputs) == 1
+
+
+def cut_of(project, *args: str) -> dict:
+    """The JSON report's entry of the contract, checked against the report's schema."""
+    import importlib.resources
+    import json
+
+    import jsonschema
+
+    result = project.check("--format", "json", *args)
+    document = json.loads(result.stdout)
+    schema = importlib.resources.files("layering.schema").joinpath("report-v2.json")
+    jsonschema.validate(document, json.loads(schema.read_text(encoding="utf-8")))
+    (contract,) = document["contracts"]
+    return contract
+
+
+def remove_lines(project, entries: list[dict]) -> None:
+    """Blank each line the entries name, so that every other line keeps its number."""
+    for path in sorted({e["path"] for e in entries}):
+        lines = (project.root / path).read_text(encoding="utf-8").splitlines()
+        for entry in entries:
+            if entry["path"] == path:
+                for line in entry["lines"] if "lines" in entry else [entry["line"]]:
+                    lines[line - 1] = ""
+        (project.root / path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+CUT_PACKAGE = {
+    "src/app/__init__.py": "",
+    "src/app/a.py": "import app.b\nimport app.c\n",
+    "src/app/b.py": "import app.d\n",
+    "src/app/c.py": "import app.d\n",
+    "src/app/d.py": "import os\nimport app.heavy\nimport json\n",
+    "src/app/e.py": "from app import heavy\n",
+    "src/app/f.py": "import app.pkg.mod\n",
+    "src/app/pkg/__init__.py": "import json\n",
+    "src/app/pkg/mod.py": "",
+    "src/app/heavy.py": "",
+}
+
+
+def test_a_broken_contract_names_the_imports_that_cut_its_chains_as_a_graph_contract_does(
+    project,
+):
+    project.write(
+        {
+            **CUT_PACKAGE,
+            "contracts.toml": loads_config(["app.a", "app.e", "app.f"], ["app.heavy", "json"]),
+        }
+    )
+    result = project.check()
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = [line.strip() for line in result.stdout.splitlines() if line.startswith("  ")]
+    assert lines[: lines.index("src/app/a.py:1: LY026 importing app.a loads app.heavy")] == [
+        "4 chains from app.a, app.e, app.f to app.heavy, json; removing these 4 imports cuts "
+        "them all:",
+        "src/app/d.py:2: LY026 app.d imports app.heavy",
+        "2 of the 4 chains run through it; the shortest:",
+        "src/app/a.py:1: app.a -> app.b",
+        "src/app/b.py:1: app.b -> app.d",
+        "src/app/d.py:2: app.d -> app.heavy",
+        "src/app/e.py:1: LY026 app.e imports app.heavy (heavy)",
+        "src/app/pkg/__init__.py:1: LY026 app.pkg imports json",
+        "1 of the 4 chains runs through it; the shortest:",
+        "src/app/f.py:1: app.f -> app.pkg [parent package]",
+        "src/app/pkg/__init__.py:1: app.pkg -> json",
+        "... and 1 more import of the cut (1 statement) and 1 more chain (--chains all to list "
+        "them)",
+    ]
+    contract = cut_of(project)
+    assert [g["source"] for g in contract["chain_groups"]] == ["app.a, app.e, app.f"]
+    assert [(c["importer"], c["imported"], c["path"], c["lines"]) for c in contract["cut"]] == [
+        ("app.d", "app.heavy", "src/app/d.py", [2]),
+        ("app.e", "app.heavy", "src/app/e.py", [1]),
+        ("app.pkg", "json", "src/app/pkg/__init__.py", [1]),
+        ("app.d", "json", "src/app/d.py", [3]),
+    ]
+    assert contract["contract_cut"] == []  # one group: its cut is the contract's
+    remove_lines(project, contract["cut"])
+    kept = project.check()
+    assert kept.returncode == 0 and "[loads] KEPT" in kept.stdout, kept.stdout
+
+
+def test_modules_that_excuse_other_loads_are_groups_of_their_own_cut_together(project):
+    project.write(
+        {
+            **CUT_PACKAGE,
+            "src/app/x.py": "import json\nimport app.b\n",
+            "contracts.toml": loads_config(
+                ["app.a", "app.x"], ["app.heavy", "json"], expect_loaded=["app.x -> json"]
+            ),
+        }
+    )
+    contract = cut_of(project)
+    assert [(g["source"], g["target"]) for g in contract["chain_groups"]] == [
+        ("app.a", "app.heavy, json"),
+        ("app.x", "app.heavy"),
+    ]
+    assert [(h["path"], h["line"]) for h in contract["contract_cut"]] == [
+        ("src/app/d.py", 2),
+        ("src/app/d.py", 3),
+    ]
+    remove_lines(project, contract["contract_cut"])
+    kept = project.check()
+    assert kept.returncode == 0 and "[loads] KEPT" in kept.stdout, kept.stdout
+
+
+def test_a_module_that_is_forbidden_itself_has_no_import_to_cut(project):
+    project.write(
+        {**CUT_PACKAGE, "contracts.toml": loads_config(["app.heavy", "app.e"], ["app.heavy"])}
+    )
+    contract = cut_of(project)
+    assert [(g["source"], g["target"], g["cut"]) for g in contract["chain_groups"]] == [
+        ("app.e", "app.heavy", 1)
+    ]
+    assert {v["importer"] for v in contract["violations"]} == {"app.e", "app.heavy"}
