@@ -31,7 +31,7 @@ from layering.domain.errors import SourceUnreadable
 
 T = TypeVar("T")
 
-FORMAT = 1
+FORMAT = 2
 FILE = "facts.marshal"
 
 
@@ -95,7 +95,8 @@ class FactsCache:
         name = f"{read.__module__}.{read.__qualname__}"
         entry = self._entry(path)
         kept = entry.readings.get(name)
-        if kept is None and admits is not None and list(admits.key) in entry.refused:
+        refusal = None if admits is None else _refusal(admits)
+        if kept is None and refusal is not None and refusal in entry.refused:
             return None
         if kept is None:
             data = self._bytes.pop(path, None)
@@ -107,7 +108,7 @@ class FactsCache:
 
             text = decoded_source(path, data)
             if admits is not None and not admits(text):
-                entry.refused.append(list(admits.key))
+                entry.refused.append(refusal)
                 self._changed = True
                 return None
             try:
@@ -197,6 +198,12 @@ class FactsCache:
             return [*self.warnings, f"layering: the cache's {FILE} could not be written ({error})"]
         self._changed = False
         return self.warnings
+
+
+def _refusal(admits: TextFilter) -> str:
+    """How a refusal by `admits` is kept: the digest of its key (a forbidden contract's key
+    lists every forbidden name, 50,000 of them in some)."""
+    return hashlib.blake2b(repr(admits.key).encode(), digest_size=16).hexdigest()
 
 
 def _stored_entry(stored: Any) -> _Entry | None:
