@@ -28,6 +28,8 @@ CACHE_WRITERS = {
     "layering/adapters/result_cache.py": re.compile(
         r"prepare|store\w*|_?write\w*|file_states|encoded|sealed|read_unchanged|unchanged_now"
     ),
+    # the facts cache: what layering read of each file, hashed, encoded and written
+    "layering/adapters/facts_cache.py": re.compile(r"save|_plain|_read_bytes"),
     # a run that keeps what it reads stamps each file before it first reads it
     "layering/adapters/package_files.py": re.compile(r"stamp\w*|is_unchanged"),
     # what only the cache holds, computed to be written: the import cache's entries with each

@@ -167,23 +167,26 @@ class FactsCache:
                 self._written_ns = data["written_ns"]
         return self._stored
 
-    def save(self, package_paths: Callable[[], Iterable[str]]) -> list[str]:
-        """Write what this run read, with what the store held of the package's other files
-        (`package_paths`, asked only when there is something to write) where their stamps can
-        still be trusted; what the run should say of the cache (a file it could not read or
-        write)."""
+    def save(self, package_paths: Callable[[], Iterable[str] | None]) -> list[str]:
+        """Write what this run read, with what the store held of the other files where their
+        stamps can still be trusted and they are the package's (`package_paths`, asked only
+        when there is something to write; None where the run did not walk the package: a
+        direct rule about a few modules does not walk it to drop the entries of files since
+        deleted, the next run that walks does); what the run should say of the cache (a file
+        it could not read or write)."""
         if not self._changed:
             return self.warnings
         problem = result_cache.prepare(os.path.dirname(self._path))
         if problem is not None:
             return [*self.warnings, problem]
-        kept = set(package_paths())
+        listed = package_paths()
+        kept = None if listed is None else set(listed)
         files: dict[str, list] = {}
         for path, stored in self._load().items():
             before = _stored_entry(stored)
             if (
                 path not in self._entries
-                and path in kept
+                and (kept is None or path in kept)
                 and before is not None
                 and before.stamp is not None
                 and max(before.stamp[1], before.stamp[4]) < self._written_ns - RACY_NS

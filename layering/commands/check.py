@@ -362,7 +362,7 @@ def check_settings(
             zip((i for i, c in enumerate(contracts) if not c.runs_code), static_results)
         )
         if facts is not None and not cache_unusable:
-            warnings.extend(facts.save(lambda: evidence.package_files.files.values()))
+            warnings.extend(facts.save(evidence.walked_paths))
         probe_contracts = [c for c in contracts if c.runs_code]
         if probe_contracts:
             results.update(_run_probes(contracts, probe_contracts, evidence, jobs, progress))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -174,6 +174,12 @@ class Evidence:
             }
         except PackageNotFound as missing:
             raise self._missing_root(missing) from None
+
+    def walked_paths(self) -> Iterable[str] | None:
+        """The files of the package, where the run walked it (None where it did not: a
+        direct rule about a few modules never does)."""
+        walked = self.__dict__.get("package_files")
+        return None if walked is None else walked.files.values()
 
     @cached_property
     def package_files(self) -> PackageFiles:

@@ -91,7 +91,7 @@ class CachedSources:
     def facts_if(self, path: str, read: Callable[[str, str], T], admits: TextFilter) -> T | None:
         return self._kept().facts_if(path, read, admits)
 
-    def save(self, package_paths: Callable[[], Iterable[str]]) -> list[str]:
+    def save(self, package_paths: Callable[[], Iterable[str] | None]) -> list[str]:
         """Write what this run read (`FactsCache.save`); what to say of the cache."""
         return [] if self._cache is None else self._cache.save(package_paths)
 
