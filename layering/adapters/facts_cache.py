@@ -230,19 +230,7 @@ def _read_bytes(path: str) -> tuple[bytes, str, list | None]:
     """The file's bytes, their digest and the stamp of the file they were read from (None when
     it was written while being read); SourceUnreadable when it cannot be read."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-        try:
-            status = os.fstat(descriptor)
-            data = os.read(descriptor, status.st_size + 1)
-            stamp: list | None = stamp_of(path, status)
-            if len(data) != status.st_size:  # written meanwhile
-                stamp = None
-                parts = [data]
-                while chunk := os.read(descriptor, 1 << 20):
-                    parts.append(chunk)
-                data = b"".join(parts)
-        finally:
-            os.close(descriptor)
+        data, stamp = result_cache.read_stamped(path)
     except OSError as error:
         raise SourceUnreadable(path, 0, f"cannot be read ({error.strerror})") from None
     # BLAKE2, not the XXH3 of the graph's cache: a file read here is parsed too, which costs

@@ -307,32 +307,31 @@ def hashed_file(path: str) -> tuple[str, list | None]:
     nothing cached hashes every file beside grimp's scan, on the same two cores; read with
     `os.read`, a third cheaper than a file object."""
     try:
-        descriptor = os.open(path, os.O_RDONLY)
-        try:
-            status = os.fstat(descriptor)
-            data = os.read(
-                descriptor, status.st_size + 1
-            )  # a byte more than its size: read to its end
-            stamp: list | None = [
-                path,
-                status.st_mtime_ns,
-                status.st_size,
-                status.st_ino,
-                status.st_ctime_ns,
-            ]
-            if len(data) != status.st_size:  # written meanwhile
-                stamp = None
-                parts = [data]
-                while chunk := os.read(descriptor, 1 << 20):
-                    parts.append(chunk)
-                data = b"".join(parts)
-        finally:
-            os.close(descriptor)
+        data, stamp = read_stamped(path)
     except OSError:
         return "", None
     import xxhash  # loaded by the first file hashed (in the builder, when it hashes them)
 
     return xxhash.xxh3_128_hexdigest(data), stamp
+
+
+def read_stamped(path: str) -> tuple[bytes, list | None]:
+    """A file's bytes and its stamp, both from the descriptor they were read through (the stamp
+    None when the file was written while being read); OSError when it cannot be read."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        status = os.fstat(descriptor)
+        data = os.read(descriptor, status.st_size + 1)  # a byte more than its size: to its end
+        stamp: list | None = stamp_of(path, status)
+        if len(data) != status.st_size:  # written meanwhile
+            stamp = None
+            parts = [data]
+            while chunk := os.read(descriptor, 1 << 20):
+                parts.append(chunk)
+            data = b"".join(parts)
+    finally:
+        os.close(descriptor)
+    return data, stamp
 
 
 def encoded(data: Any) -> bytes:
