@@ -9,9 +9,11 @@ from __future__ import annotations
 import ast
 import bisect
 import io
+import itertools
 import re
 import sys
 import tokenize
+from array import array
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
@@ -174,6 +176,36 @@ _HEADER = re.compile(
 _TYPE_CHECKING_TEST = re.compile(r"(?:if|elif)\s+(?:[A-Za-z_][A-Za-z0-9_]*\.)*TYPE_CHECKING\s*:")
 
 
+class SourceLines:
+    """A source text's lines as Python numbers them. A line ends at LF, CRLF or a lone CR, as
+    Python's tokenizer ends one; `str.splitlines` also ends one at a form feed, `\\x1c` to
+    `\\x1e`, `\\x85` and `\\u2028`/`\\u2029`, which would number every later line too high.
+
+    Holds the text and each line's length (4 bytes a line), not a string per line: a report
+    reads a few lines of each file it shows, and sympy's reads hundreds of files (24 MiB as
+    lists of line strings, most of the run's memory over the graph's)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+        # _ends[k] is the length of lines 1..k (their line breaks left out): line k + 1 starts
+        # at _ends[k] + k
+        self._ends = array("I", itertools.accumulate(map(len, self.text.split("\n")), initial=0))
+        self._count = 0 if not self.text else len(self._ends) - 1 - self.text.endswith("\n")
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index: int) -> str:
+        """Line `index + 1` (as a list of the lines would give it), without its line break."""
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        return self.text[self._ends[index] + index : self._ends[index + 1] + index]
+
+    def between(self, first: int, last: int) -> str:
+        """Lines `first` to `last` (1-based, both included), joined by LF."""
+        return self.text[self._ends[first - 1] + first - 1 : self._ends[last] + last - 1]
+
+
 class ImportStatements:
     """One file's import statements, read one at a time at the lines grimp names.
 
@@ -188,9 +220,9 @@ class ImportStatements:
     def __init__(self, path: str, text: str | None = None) -> None:
         """The statements of the file at `path`, whose text is `text` when the caller has it."""
         self.path = path
-        self.text = read_source(path) if text is None else text
-        self.lines = self.text.splitlines()
-        self._starts: list[int] | None = None
+        self.lines = SourceLines(read_source(path) if text is None else text)
+        self.text = self.lines.text
+        self._starts: array[int] | None = None
         self._whole: dict[int, list[RawImport]] | None = None
         self._found: dict[int, list[RawImport]] = {}
         self._indents: dict[int, int] = {}
@@ -219,7 +251,7 @@ class ImportStatements:
         if index == len(starts) or starts[index] != line:
             return self._from_whole_file(line)
         end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.lines)
-        text = "\n".join(self.lines[line - 1 : end]).lstrip()
+        text = self.lines.between(line, end).lstrip()
         return self._read_alone(
             text,
             line,
@@ -238,7 +270,7 @@ class ImportStatements:
             depth += code.count("(") - code.count(")")
             if depth <= 0 and not code.rstrip().endswith("\\"):
                 break
-        text = "\n".join(self.lines[line - 1 : end])
+        text = self.lines.between(line, end)
         return self._read_alone(text, line, lambda: _ImportCollector(line - 1))
 
     def _read_alone(
@@ -265,7 +297,7 @@ class ImportStatements:
                 self._whole.setdefault(raw.first_line, []).append(raw)
         return self._whole.get(line, [])
 
-    def _logical_starts(self) -> list[int]:
+    def _logical_starts(self) -> array[int]:
         """The lines (1-based) on which a logical line begins, blank and comment lines aside.
 
         Strings and comments are blanked out first (a line inside a string is marked with a NUL,
@@ -273,7 +305,7 @@ class ImportStatements:
         and the line before does not end with a backslash."""
         if self._starts is None:
             cleaned = _STRING_OR_COMMENT.sub(_blank, self.text)
-            starts = []
+            starts = array("I")
             depth = 0
             continued = False
             for number, line in enumerate(cleaned.split("\n"), start=1):
@@ -306,7 +338,7 @@ class ImportStatements:
         found = _HEADER.match(self.lines[line - 1].lstrip())
         return found.group(1) if found else ""
 
-    def _headers(self, index: int, starts: list[int]) -> Iterator[tuple[int, int, str]]:
+    def _headers(self, index: int, starts: array[int]) -> Iterator[tuple[int, int, str]]:
         """The headers of the blocks that hold `starts[index]`, innermost first: for each, the
         index in `starts` just before it, its indentation and its keyword."""
         need = self._indent(starts[index])
@@ -319,7 +351,7 @@ class ImportStatements:
                 yield position, indent, self._keyword(header)
                 need = indent
 
-    def _scopes(self, index: int, starts: list[int]) -> list[Scope]:
+    def _scopes(self, index: int, starts: array[int]) -> list[Scope]:
         """The scopes `_ImportCollector` has entered at `starts[index]`, outermost first, read
         from the headers of the blocks that hold it."""
         scopes: list[Scope] = []
@@ -340,7 +372,7 @@ class ImportStatements:
                 scopes.append(Scope.TYPE_CHECKING)
         return scopes[::-1]
 
-    def _conditional(self, index: int, starts: list[int]) -> bool:
+    def _conditional(self, index: int, starts: array[int]) -> bool:
         """Whether a block that holds `starts[index]` may not run, as `_ImportCollector` marks
         it: a loop, `match`, `try` (not `finally`), or an `if` chain with a test other than
         `TYPE_CHECKING` up to the clause that holds it."""
@@ -352,7 +384,7 @@ class ImportStatements:
             for position, indent, word in self._headers(index, starts)
         )
 
-    def _branching_clause(self, position: int, indent: int, starts: list[int]) -> bool:
+    def _branching_clause(self, position: int, indent: int, starts: array[int]) -> bool:
         """Whether the `if`/`elif`/`else` clause at `starts[position + 1]` makes its body
         conditional: the `else` of a loop or a `try`, or a clause of an `if` chain one of whose
         tests up to it is not `TYPE_CHECKING`."""
@@ -373,7 +405,7 @@ class ImportStatements:
             position -= 1
         return False
 
-    def _owner(self, position: int, indent: int, starts: list[int]) -> str:
+    def _owner(self, position: int, indent: int, starts: array[int]) -> str:
         """The statement an `else` clause at `indent` (above `starts[position + 1]`) belongs to."""
         while position >= 0:
             header = starts[position]

@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from layering.adapters.source_facts import read_source
+from layering.adapters.source_facts import SourceLines, read_source
 from layering.commands.check import load_contracts, probe_in
 from layering.domain.audit import AuditReport, ContractAudit, ModuleAudit, compare
 from layering.domain.errors import ConfigError, Problem, SourceUnreadable
@@ -101,7 +101,7 @@ class _Reading:
         self.reader = LoadReader.of(evidence)
         self._outside: list[str] = []
         self._loaded_before: dict[tuple[str, str, str], list[str]] = {}
-        self._lines: dict[str, list[str]] = {}
+        self._lines: dict[str, SourceLines] = {}
 
     @property
     def warnings(self) -> list[str]:
@@ -177,9 +177,9 @@ class _Reading:
         )
         if path not in self._lines:
             try:
-                self._lines[path] = read_source(path).splitlines()
+                self._lines[path] = SourceLines(read_source(path))
             except SourceUnreadable:
-                self._lines[path] = []
+                self._lines[path] = SourceLines("")
         lines = self._lines[path]
         return lines[hop.line - 1].strip() if hop.line <= len(lines) else ""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
@@ -90,6 +91,46 @@ def _same(source: str, tmp_path: Path) -> None:
 
 def test_traps(tmp_path: Path) -> None:
     _same(textwrap.dedent(TRAPS).lstrip(), tmp_path)
+
+
+LINE_TRAPS = (
+    "\x0c\n"  # a form feed: whitespace to Python, a line break to str.splitlines
+    "import os\n"
+    "import json\n"
+    "# a comment with \x1c, \x1d, \x1e, \x85 and \u2028 in it\n"
+    "import sys\n"
+    "import re\n"
+    "def f():\n"
+    "\x0c    import ast\n"
+    "    import abc\n"
+    "from collections import (\n"
+    "    OrderedDict,  # \u2029\n"
+    "    deque,\n"
+    ")\n"
+    "import io\n"
+)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_lines_are_numbered_as_python_numbers_them(tmp_path: Path, newline: str) -> None:
+    """A line ends where Python's tokenizer ends one (LF, CRLF or a lone CR), not at every
+    character `str.splitlines` splits at: else each statement after a form feed is read
+    from the line above it, with that line's names."""
+    path = tmp_path / "module.py"
+    path.write_bytes(LINE_TRAPS.replace("\n", newline).encode("utf-8"))
+    whole = parse_imports(str(path))
+    assert [(raw.first_line, raw.module or raw.names[0].name) for raw in whole] == [
+        (2, "os"),
+        (3, "json"),
+        (5, "sys"),
+        (6, "re"),
+        (8, "ast"),
+        (9, "abc"),
+        (10, "collections"),
+        (14, "io"),
+    ]
+    for raw in whole:  # each asked first: a whole-file parse, once made, answers the rest
+        assert ImportStatements(str(path)).imports_at({raw.first_line}) == [raw], raw
 
 
 def test_statements_that_start_their_line_are_read_without_parsing_the_whole_file(
