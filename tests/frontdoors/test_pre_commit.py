@@ -2,8 +2,9 @@
 
 The hook repository is a committed copy of this working tree's package files (pyproject.toml,
 README.md, .pre-commit-hooks.yaml, layering/), found from this file's path: `try-repo` on the
-work tree itself would leave out files not yet committed. Each run of the isolated hook builds
-its environment with pip (from PyPI), about 15-40 s; the `language: system` hook builds none.
+work tree itself would leave out files not yet committed. The isolated hook's environment is built
+with pip (from PyPI), about 10-40 s, once per set of additional dependencies: the tests share
+one pre-commit store; the `language: system` hook builds none.
 
 Probe contracts need the project's dependencies where the probes run. The tests give the
 project a dependency, `tinydep`, that only the project's environment has, and check the set-ups
@@ -102,9 +103,12 @@ def hooks(tmp_path_factory) -> Path:
     return root
 
 
-@pytest.fixture
-def pre_commit_home(tmp_path: Path) -> Path:
-    return tmp_path / "pre-commit-home"
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory) -> Path:
+    """One pre-commit store for the module's tests: pre-commit keys a hook's environment by
+    repository, revision and additional dependencies, so the tests that run the same isolated
+    hook build its environment once (with pip, 10-15 s) and the others build their own."""
+    return tmp_path_factory.mktemp("pre-commit-home")
 
 
 def _project(root: Path, files: dict[str, str], contracts: str, config: str = "") -> Path:
@@ -114,6 +118,16 @@ def _project(root: Path, files: dict[str, str], contracts: str, config: str = ""
     _git(project, "init", "-q")
     _git(project, "add", "-A")
     return project
+
+
+def _hook_config(hooks: Path, options: str = "", hook: str = "layering") -> str:
+    """A .pre-commit-config.yaml that runs HOOK of the hook repository at its commit. The tests
+    run hooks through one (`pre-commit run`) rather than `try-repo`, whose store lives only
+    as long as the command, so that they share the isolated hook's environment."""
+    return (
+        f"repos:\n  - repo: {hooks}\n    rev: {_git(hooks, 'rev-parse', 'HEAD')}\n    hooks:\n    "
+        f"  - id: {hook}\n{options}"
+    )
 
 
 def _pre_commit(
@@ -168,8 +182,8 @@ def test_pre_commit_try_repo(
 def test_the_isolated_hook_says_where_a_probe_dependency_is_missing(
     tmp_path: Path, hooks: Path, pre_commit_home: Path
 ) -> None:
-    project = _project(tmp_path / "project", PROBED, PROBE_CONTRACTS)
-    run = _pre_commit(project, pre_commit_home, "try-repo", str(hooks), "layering")
+    project = _project(tmp_path / "project", PROBED, PROBE_CONTRACTS, _hook_config(hooks))
+    run = _pre_commit(project, pre_commit_home, "run")
     output = run.stdout + run.stderr
     assert run.returncode == 1 and "- exit code: 2" in output, (
         output
@@ -238,27 +252,19 @@ def test_both_hooks_run_when_only_the_import_linter_configuration_changes(
         IMPORTLINTER_ONLY,
         name=config_name,
     )
+    (project / ".pre-commit-config.yaml").write_text(_hook_config(hooks, hook=hook))
     _git(project, "init", "-q")
     _git(project, "add", "-A")
     run = _pre_commit(
         project,
         pre_commit_home,
-        "try-repo",
-        str(hooks),
-        hook,
+        "run",
         path_first=Path(sys.executable).parent,
         files=(config_name,),
     )
     output = run.stdout + run.stderr
     assert run.returncode == 1 and "Failed" in output, output
     assert "app/a.py:1: LY001 app.a imports app.sub" in output
-
-
-def _hook_config(hooks: Path, options: str) -> str:
-    return (
-        f"repos:\n  - repo: {hooks}\n    rev: {_git(hooks, 'rev-parse', 'HEAD')}\n    hooks:\n    "
-        f"  - id: layering\n{options}"
-    )
 
 
 def test_isolated_hook_with_python_runs_probes_in_the_project_venv(

@@ -1,5 +1,7 @@
-"""Hypothesis profiles: "ci" (default: small, the whole suite well under a minute on two cores)
-and "large" (LAYERING_HYPOTHESIS_PROFILE=large: thousands of cases, for a nightly or a hunt)."""
+"""Hypothesis profiles: "ci" (default: small, the whole suite well under a minute on two cores),
+"matrix" (a third of that: `.ci/run` gives it to the suites of the Pythons after the first, whose
+examples are drawn afresh, so the run as a whole tries more cases than one suite), and "large"
+(LAYERING_HYPOTHESIS_PROFILE=large: thousands of cases, for a nightly or a hunt)."""
 
 from __future__ import annotations
 
@@ -18,5 +20,6 @@ _common = dict(
 )
 
 settings.register_profile("ci", max_examples=30, **_common)
+settings.register_profile("matrix", max_examples=10, **_common)
 settings.register_profile("large", max_examples=2000, **_common)
 settings.load_profile(os.environ.get("LAYERING_HYPOTHESIS_PROFILE", "ci"))

@@ -23,8 +23,9 @@ from cache_support import cached_results, mark_first_verdict
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-HUNT = os.environ.get("LAYERING_HYPOTHESIS_PROFILE") == "large"
-EXAMPLES = 300 if HUNT else 12
+PROFILE = os.environ.get("LAYERING_HYPOTHESIS_PROFILE", "ci")
+HUNT = PROFILE == "large"
+EXAMPLES = {"large": 300, "matrix": 4}.get(PROFILE, 12)
 NAMES = ("X", "Y", "Z")  # every module defines these, so `from <module> import X` is always valid
 BROKEN = "def (:\n"  # a syntax error
 OLD_NS = 1_600_000_000 * 10**9  # 2020: a tree checked out long ago, past the cache's racy window
