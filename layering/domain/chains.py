@@ -617,41 +617,33 @@ def _shortest_chain_through(
 def _shortest_way_from_sources(
     useful: _InOrder, sources: AbstractSet[str], module: str, avoid: AbstractSet[str]
 ) -> list[str] | None:
-    if module in sources:
-        return [module]
-    parent: dict[str, str | None] = {s: None for s in sorted(sources)}
-    queue = deque(parent)
-    while queue:
-        current = queue.popleft()
-        for following in useful[current]:
-            if following in parent or following in avoid:
-                continue
-            parent[following] = current
-            if following == module:
-                way = [module]
-                while (previous := parent[way[-1]]) is not None:
-                    way.append(previous)
-                return way[::-1]
-            queue.append(following)
-    return None
+    return _shortest_way(useful, sorted(sources), frozenset((module,)), avoid)
 
 
 def _shortest_way_to_targets(
     useful: _InOrder, targets: AbstractSet[str], module: str, avoid: AbstractSet[str]
 ) -> list[str] | None:
-    if module in avoid:
-        return None
-    if module in targets:
-        return [module]
-    parent: dict[str, str | None] = {module: None}
-    queue = deque([module])
+    return None if module in avoid else _shortest_way(useful, [module], targets, avoid)
+
+
+def _shortest_way(
+    useful: _InOrder, starts: list[str], goals: AbstractSet[str], avoid: AbstractSet[str]
+) -> list[str] | None:
+    """The shortest way along `useful` from one of `starts` (breadth first, in their order: the
+    same way every run) to one of `goals`, through no module of `avoid` after the start; None
+    when there is none."""
+    for start in starts:
+        if start in goals:
+            return [start]
+    parent: dict[str, str | None] = dict.fromkeys(starts)
+    queue = deque(starts)
     while queue:
         current = queue.popleft()
         for following in useful[current]:
             if following in parent or following in avoid:
                 continue
             parent[following] = current
-            if following in targets:
+            if following in goals:
                 way = [following]
                 while (previous := parent[way[-1]]) is not None:
                     way.append(previous)
