@@ -16,7 +16,6 @@ read is not reused: the store is keyed by both.
 from __future__ import annotations
 
 import enum
-import hashlib
 import os
 import sys
 import time
@@ -26,6 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 from layering.adapters import result_cache
+from layering.adapters.hashing import blake2b
 from layering.adapters.package_files import RACY_NS, stamp_of
 from layering.domain.errors import SourceUnreadable
 
@@ -206,7 +206,7 @@ class FactsCache:
 def _refusal(admits: TextFilter) -> str:
     """How a refusal by `admits` is kept: the digest of its key (a forbidden contract's key
     lists every forbidden name, 50,000 of them in some)."""
-    return hashlib.blake2b(repr(admits.key).encode(), digest_size=16).hexdigest()
+    return blake2b(repr(admits.key).encode(), digest_size=16).hexdigest()
 
 
 def _stored_entry(stored: Any) -> _Entry | None:
@@ -235,7 +235,7 @@ def _read_bytes(path: str) -> tuple[bytes, str, list | None]:
         raise SourceUnreadable(path, 0, f"cannot be read ({error.strerror})") from None
     # BLAKE2, not the XXH3 of the graph's cache: a file read here is parsed too, which costs
     # a hundred times its hashing, and a run that hashes nothing else never loads xxhash.
-    return data, hashlib.blake2b(data, digest_size=16).hexdigest(), stamp
+    return data, blake2b(data, digest_size=16).hexdigest(), stamp
 
 
 def _plain(value: Any) -> Any:

@@ -22,12 +22,12 @@ version), `GrimpInternalsChanged` is raised and the caller builds the graph the 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from layering.adapters.hashing import blake2b
 from layering.adapters.package_files import PackageFiles
 from layering.domain.errors import SourceUnreadable
 
@@ -259,10 +259,10 @@ def signature_of(statements: Iterable[Statement], mode: str) -> str:
     if not lines:
         return mode + _NO_IMPORTS
     lines.sort()
-    return mode + hashlib.blake2b("\n".join(lines).encode(), digest_size=12).hexdigest()
+    return mode + blake2b("\n".join(lines).encode(), digest_size=12).hexdigest()
 
 
-_NO_IMPORTS = hashlib.blake2b(b"", digest_size=12).hexdigest()
+_NO_IMPORTS = blake2b(b"", digest_size=12).hexdigest()
 """The signature of a module that imports nothing (one in eight of homeassistant's)."""
 
 

@@ -18,7 +18,6 @@ said once.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import json
 import marshal
@@ -29,6 +28,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple, TypedDict
 
+from layering.adapters.hashing import blake2b
 from layering.adapters.package_files import RACY_NS, PackageFiles, stamp_of
 
 FORMAT = 13
@@ -285,7 +285,7 @@ def own_fingerprint() -> str:
                 except OSError:
                     continue
                 found.append(f"{entry.path}:{status.st_mtime_ns}:{status.st_size}")
-    return hashlib.blake2b("\n".join(sorted(found)).encode(), digest_size=16).hexdigest()
+    return blake2b("\n".join(sorted(found)).encode(), digest_size=16).hexdigest()
 
 
 def config_digest(path: str) -> str:
@@ -293,7 +293,7 @@ def config_digest(path: str) -> str:
     `digest_of` has: a run that hashes no file of the package does not load `xxhash`."""
     try:
         with open(path, "rb") as handle:
-            return hashlib.blake2b(handle.read(), digest_size=20).hexdigest()
+            return blake2b(handle.read(), digest_size=20).hexdigest()
     except OSError:
         return ""
 
@@ -451,7 +451,7 @@ def _temporary_beside(path: str, named: list[str]) -> int:
 
 def digest_of(parts: Any) -> str:
     text = json.dumps([FORMAT, sys.version, parts], sort_keys=True, default=str)
-    return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
+    return blake2b(text.encode(), digest_size=20).hexdigest()
 
 
 class OptionsRead:

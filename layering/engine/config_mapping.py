@@ -11,7 +11,6 @@ said at the key path instead (`located_by_key`).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 import json
 import os
@@ -19,6 +18,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from layering.adapters.hashing import blake2b
 from layering.domain.errors import ConfigError, Problem
 from layering.domain.results import ContractResult, ItemResult, RunReport, Violation
 from layering.engine.config import LAYERING, ContractSpec, Settings, read_settings
@@ -71,7 +71,7 @@ def settings_from_mapping(config: Mapping[str, Any], base_dir: str) -> Settings:
     settings = read_settings(
         path, session, top, top_entries, specs, config_problems, (), LAYERING, "toml"
     )
-    digest = hashlib.blake2b(json.dumps(table).encode(), digest_size=20).hexdigest()
+    digest = blake2b(json.dumps(table).encode(), digest_size=20).hexdigest()
     return dataclasses.replace(settings, key_paths=key_paths, mapping_digest=digest)
 
 
