@@ -21,8 +21,9 @@ def results_file(root: Path) -> str:
 
 def read_cache_file(path: str | Path) -> Any:
     """A cache file's data, as layering reads it (its checksum checked)."""
+    from layering.adapters.cache_files import read_marshal
     from layering.adapters.import_cache import FORMAT as IMPORTS_FORMAT
-    from layering.adapters.result_cache import FORMAT, read_marshal
+    from layering.adapters.result_cache import FORMAT
 
     return read_marshal(
         str(path), IMPORTS_FORMAT if str(path).endswith("imports.marshal") else FORMAT
@@ -32,8 +33,9 @@ def read_cache_file(path: str | Path) -> Any:
 def write_cache_file(path: str | Path, data: Any) -> None:
     """Replace a cache file by `data`, as layering writes it (with its checksum): a test's own
     change that the cache takes as its own."""
+    from layering.adapters.cache_files import write_marshal
     from layering.adapters.import_cache import FORMAT as IMPORTS_FORMAT
-    from layering.adapters.result_cache import FORMAT, write_marshal
+    from layering.adapters.result_cache import FORMAT
 
     write_marshal(
         str(path), data, IMPORTS_FORMAT if str(path).endswith("imports.marshal") else FORMAT

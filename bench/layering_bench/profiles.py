@@ -21,12 +21,14 @@ from .timing import ToolSeries, cache_dirs, run_untimed
 CACHE_WRITERS = {
     "grimp/adaptors/caching.py": re.compile(r"_?write\w*"),
     "layering/adapters/import_cache.py": re.compile(r"write"),
+    # the cache directory made and marked, each file sealed and written atomically
+    "layering/adapters/cache_files.py": re.compile(r"prepare|_?write\w*|sealed|_temporary_beside"),
     # the builder of a run with nothing cached: hashing the files, signing what grimp read
     "layering/adapters/cache_builder.py": re.compile(r"[a-z_]\w*"),
-    # file_states makes the manifest's entries (in the builder, when nothing was cached), sealed
-    # gives each file its checksum, and a file read is kept only where it is still as stamped
+    # file_states makes the manifest's entries (in the builder, when nothing was cached), and a
+    # file read is kept only where it is still as stamped
     "layering/adapters/result_cache.py": re.compile(
-        r"prepare|store\w*|_?write\w*|file_states|encoded|sealed|read_unchanged|unchanged_now"
+        r"store\w*|_?write\w*|file_states|encoded|read_unchanged|unchanged_now"
     ),
     # the facts cache: what layering read of each file, hashed, encoded and written
     "layering/adapters/facts_cache.py": re.compile(r"save|_plain|_read_bytes"),

@@ -24,10 +24,11 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple, Protocol
 
+from layering.adapters.cache_files import MARSHAL_VERSION
 from layering.adapters.grimp_scan import signature_of
 from layering.adapters.import_cache import ImportCache, Statement
 from layering.adapters.package_files import PackageFiles
-from layering.adapters.result_cache import MARSHAL_VERSION, encoded, hashed_file
+from layering.adapters.result_cache import encoded, hashed_file
 
 Hashed = dict[str, tuple[str, "list | None"]]
 """Each file's digest and stamp (`result_cache.hashed_file`), by module."""

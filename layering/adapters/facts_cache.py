@@ -24,7 +24,7 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, Protocol, TypeVar
 
-from layering.adapters import result_cache
+from layering.adapters import cache_files
 from layering.adapters.hashing import blake2b
 from layering.adapters.package_files import RACY_NS, stamp_of
 from layering.domain.errors import SourceUnreadable
@@ -112,13 +112,16 @@ class FactsCache:
                 self._changed = True
                 return None
             try:
-                kept = _plain(read(path, text))
+                value = read(path, text)
             except SourceUnreadable as unreadable:
-                kept = ["unreadable", unreadable.line, unreadable.reason]
-            else:
-                kept = ["read", kept]
-            entry.readings[name] = kept
+                entry.readings[name] = ["unreadable", unreadable.line, unreadable.reason]
+                self._changed = True
+                raise
+            # What a run without the cache gets: the reading itself, kept as plain data
+            # (a later run decodes it: `_decoder`, which a round-trip test holds to this).
+            entry.readings[name] = ["read", _plain(value)]
             self._changed = True
+            return value
         if kept[0] == "unreadable":
             raise SourceUnreadable(path, kept[1], kept[2])
         return _decoder(read)(kept[1])
@@ -153,10 +156,10 @@ class FactsCache:
         if self._stored is None:
             self._stored = {}
             try:
-                data = result_cache.read_marshal(self._path, FORMAT)
+                data = cache_files.read_marshal(self._path, FORMAT)
             except FileNotFoundError:
                 data = None
-            except (OSError, result_cache.DamagedCacheFile) as error:
+            except (OSError, cache_files.DamagedCacheFile) as error:
                 self.warnings.append(
                     f"layering: the cache's {FILE} could not be read ({error}); "
                     "the files are read again and it is written anew"
@@ -176,7 +179,7 @@ class FactsCache:
         it could not read or write)."""
         if not self._changed:
             return self.warnings
-        problem = result_cache.prepare(os.path.dirname(self._path))
+        problem = cache_files.prepare(os.path.dirname(self._path))
         if problem is not None:
             return [*self.warnings, problem]
         listed = package_paths()
@@ -196,7 +199,7 @@ class FactsCache:
             files[path] = [entry.stamp, entry.digest, entry.readings, entry.refused]
         data = {"key": _store_key(), "written_ns": time.time_ns(), "files": files}
         try:
-            result_cache.write_marshal(self._path, data, FORMAT)
+            cache_files.write_marshal(self._path, data, FORMAT)
         except OSError as error:
             return [*self.warnings, f"layering: the cache's {FILE} could not be written ({error})"]
         self._changed = False
@@ -223,14 +226,14 @@ def _stored_entry(stored: Any) -> _Entry | None:
 def _store_key() -> list:
     """What the readings depend on beyond the file: the Python that parsed it (its grammar),
     and layering's code that read the tree."""
-    return [list(sys.version_info[:2]), result_cache.own_fingerprint()]
+    return [list(sys.version_info[:2]), cache_files.own_fingerprint()]
 
 
 def _read_bytes(path: str) -> tuple[bytes, str, list | None]:
     """The file's bytes, their digest and the stamp of the file they were read from (None when
     it was written while being read); SourceUnreadable when it cannot be read."""
     try:
-        data, stamp = result_cache.read_stamped(path)
+        data, stamp = cache_files.read_stamped(path)
     except OSError as error:
         raise SourceUnreadable(path, 0, f"cannot be read ({error.strerror})") from None
     # BLAKE2, not the XXH3 of the graph's cache: a file read here is parsed too, which costs

@@ -17,7 +17,7 @@ import shutil
 import sys
 from typing import Any
 
-from layering.adapters.result_cache import DamagedCacheFile, read_marshal, write_marshal
+from layering.adapters.cache_files import DamagedCacheFile, read_marshal, write_marshal
 
 FORMAT = 3
 FILE_NAME = "imports.marshal"

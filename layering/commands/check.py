@@ -408,9 +408,9 @@ def _cache_usable(contracts: list[Contract], settings: Settings, use_cache: bool
     None when it can or the run does not keep verdicts (no graph contract)."""
     if not (use_cache and settings.cache_dir and any(c.needs_graph for c in contracts)):
         return None
-    from layering.adapters import result_cache
+    from layering.adapters.cache_files import prepare
 
-    return result_cache.prepare(settings.cache_dir)
+    return prepare(settings.cache_dir)
 
 
 def _plan(

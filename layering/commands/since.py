@@ -163,7 +163,7 @@ def _tree_directory(cache_dir: str | None) -> Iterator[tuple[str, str | None]]:
 def _locked(cache_dir: str) -> IO[str] | None:
     """The cache of REF's runs, prepared and locked for this run (the open lock file), or None
     where it cannot be (the run then checks REF without a cache)."""
-    from layering.adapters.result_cache import prepare
+    from layering.adapters.cache_files import prepare
 
     try:
         import fcntl

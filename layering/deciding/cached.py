@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from layering.adapters import result_cache
+from layering.adapters import cache_files, result_cache
 from layering.deciding.fresh import decide_each, warnings_of
 from layering.domain.errors import SourceUnreadable
 from layering.domain.patterns import index_patterns
@@ -117,7 +117,7 @@ def settings_digest(settings: Settings) -> str:
     return result_cache.digest_of(
         [
             VERSION,
-            result_cache.own_fingerprint(),
+            cache_files.own_fingerprint(),
             result_cache.library_fingerprint("grimp"),
             result_cache.library_fingerprint("importlinter"),
             settings.root_packages,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from cache_support import check_with_edit_during, read_cache_file, results_file, write_cache_file
 
-from layering.adapters import result_cache
+from layering.adapters import cache_files
 
 try:
     import resource
@@ -21,7 +21,7 @@ except ImportError:  # not POSIX
     resource = None  # type: ignore[assignment]
 
 SEAL_SIZE = 44
-"""Magic, format, length and checksum before a cache file's payload (`result_cache.sealed`)."""
+"""Magic, format, length and checksum before a cache file's payload (`cache_files.sealed`)."""
 
 FORBIDDEN = """
 root_packages = ["app"]
@@ -154,7 +154,7 @@ def test_a_cache_file_beyond_any_cache_size_is_not_read(project):
     project.write(BROKEN_PACKAGE)
     project.check()
     with open(cache_file(project, "manifest.marshal"), "r+b") as handle:
-        handle.truncate(result_cache.MAX_FILE_BYTES + 1)  # sparse: no disk is used
+        handle.truncate(cache_files.MAX_FILE_BYTES + 1)  # sparse: no disk is used
     damaged = limited_check(project)
     assert damaged.returncode == 1 and "BROKEN" in damaged.stdout, damaged.stderr
     assert "manifest.marshal" in damaged.stderr and "damaged" in damaged.stderr
