@@ -117,6 +117,9 @@ class Env:
         self.env["VIRTUAL_ENV"] = str(self.venv)
         self.env["PATH"] = str(self.bin) + os.pathsep + self.env.get("PATH", "")
         self.env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+        # lint-imports prints through rich, which wraps a long contract name at 80 columns
+        # without a terminal: the verdict check reads each `NAME BROKEN` line whole.
+        self.env["COLUMNS"] = "1000"
         self.layering_install_error: str | None = None
         self.versions: dict[str, str] = {}
 
