@@ -9,6 +9,7 @@ facts cache (a direct rule about a few modules) loads nothing else of the cache'
 from __future__ import annotations
 
 import contextlib
+import functools
 import marshal
 import os
 from typing import Any
@@ -83,10 +84,12 @@ def shown(path: str) -> str:
     return path if relative == ".." or relative.startswith(".." + os.sep) else relative
 
 
+@functools.cache
 def own_fingerprint() -> str:
     """Where layering's own source is and when each file of it was written: a development
     checkout changes its code without changing its version, and a result decided by other code
-    must not be reused (about 70 files: a fraction of a millisecond)."""
+    must not be reused (about 70 files: a fraction of a millisecond). Taken once per process:
+    the code a process runs is the code it loaded (a run asks for it with each cache's key)."""
     top = os.path.dirname(os.path.abspath(__file__ + "/.."))
     found = []
     stack = [top]
