@@ -468,12 +468,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"layering: error: cannot write to standard output ({lost}); the report is lost\n"
         )
         return 2
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Terminated) as stop:
+        return _stopped(stop)
+    except RuntimeError as error:
+        # Python < 3.12 wraps what a class's `__set_name__` raised, so a signal that lands while
+        # a module defines a class comes out as "Error calling __set_name__"
+        if isinstance(error.__cause__, (KeyboardInterrupt, Terminated)):
+            return _stopped(error.__cause__)
+        raise
+
+
+def _stopped(stop: BaseException) -> int:
+    """The line and exit code of a run stopped by Ctrl-C (130) or SIGTERM (143)."""
+    if isinstance(stop, KeyboardInterrupt):
         sys.stderr.write("layering: interrupted (Ctrl-C)\n")
         return 130
-    except Terminated:
-        sys.stderr.write("layering: terminated (SIGTERM)\n")
-        return 143
+    sys.stderr.write("layering: terminated (SIGTERM)\n")
+    return 143
 
 
 def _check(arguments: argparse.Namespace) -> int:

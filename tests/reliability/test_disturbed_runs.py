@@ -139,6 +139,47 @@ def test_a_report_that_cannot_be_written_is_one_line_and_exit_2(tmp_path, args):
 MODULES = 3000
 
 
+# `layering check` whose check defines a class while the signal lands: the descriptor's
+# `__set_name__` raises what the signal raised (Python < 3.12 wraps it in a RuntimeError).
+SIGNAL_WHILE_A_CLASS_IS_DEFINED = """\
+import sys
+from layering import cli
+from layering.domain.errors import Terminated
+raised = {"KeyboardInterrupt": KeyboardInterrupt, "Terminated": Terminated}[sys.argv.pop()]
+class Descriptor:
+    def __set_name__(self, owner, name):
+        raise raised()
+def check(arguments):
+    class Contract:
+        field = Descriptor()
+cli._check = check
+cli.run()
+"""
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "said"),
+    [
+        ("KeyboardInterrupt", 130, "interrupted (Ctrl-C)"),
+        ("Terminated", 143, "terminated (SIGTERM)"),
+    ],
+)
+def test_a_signal_while_a_module_defines_a_class_is_one_line(tmp_path, raised, code, said):
+    write(tmp_path, PACKAGE)
+    result = Outcome(
+        subprocess.run(
+            [sys.executable, "-c", SIGNAL_WHILE_A_CLASS_IS_DEFINED, "check", raised],
+            cwd=tmp_path,
+            env=BASE_ENV,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ),
+        codes=(code,),
+    )
+    assert (result.out, result.err) == ("", f"layering: {said}\n"), result
+
+
 def large_package() -> dict[str, str]:
     """A package whose scan takes a good part of a run (a few tenths of a second)."""
     files = {"src/app/__init__.py": "", "contracts.toml": HEADER + forbidden("app.m1", "app.m2")}
