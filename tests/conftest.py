@@ -1,13 +1,14 @@
-"""Shared fixtures: small real packages written to tmp_path, and the real CLI in a subprocess."""
+"""Shared fixtures: small real packages written to tmp_path, and the real CLI in a process of its
+own (layering_process)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
+import layering_process
 import pytest
 
 
@@ -38,14 +39,7 @@ class Project:
             **{k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONPATH")},
             **(env or {}),
         }
-        return subprocess.run(
-            [sys.executable, "-m", "layering", *args],
-            cwd=cwd or self.root,
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-        )
+        return layering_process.run(args, cwd=cwd or self.root, env=env, timeout=120)
 
 
 @pytest.fixture

@@ -18,6 +18,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import layering_process
+
 try:
     import tomllib
 except (
@@ -174,14 +176,7 @@ def run_layering(
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONHASHSEED")}
     if hash_seed is not None:
         env["PYTHONHASHSEED"] = hash_seed
-    return subprocess.run(
-        [sys.executable, "-m", "layering", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    return layering_process.run(args, cwd=root, env=env, timeout=300)
 
 
 def json_report(root: Path, *args: str) -> dict:

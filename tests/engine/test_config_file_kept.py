@@ -10,10 +10,10 @@ from __future__ import annotations
 import codecs
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import NamedTuple
 
+import layering_process
 import pytest
 
 PACKAGE = {
@@ -117,14 +117,7 @@ EDITS = {
 
 def layering(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONPATH")}
-    return subprocess.run(
-        [sys.executable, "-m", "layering", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=120,
-    )
+    return layering_process.run(args, cwd=cwd, env=environment, timeout=120)
 
 
 def write_project(root: Path, edit: Edit, data: bytes, where: str | None = None) -> Path:

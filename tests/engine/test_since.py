@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import layering_process
 import pytest
 from report_support import write_files
 
@@ -74,14 +75,7 @@ def _run(root: Path, *args: str, path: str | None = None) -> subprocess.Complete
     env["TMPDIR"] = str(tmp)
     if path is not None:
         env["PATH"] = path
-    run = subprocess.run(
-        [sys.executable, "-m", "layering", "check", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    run = layering_process.run(["check", *args], cwd=root, env=env, timeout=300)
     assert "Traceback" not in run.stderr, run.stderr
     return run
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
+
+import layering_process
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -81,11 +82,4 @@ def run_cli(
 ) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "GITHUB_ACTIONS")}
     environment.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "layering", "check", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=120,
-    )
+    return layering_process.run(["check", *args], cwd=cwd, env=environment, timeout=120)

@@ -14,6 +14,7 @@ isolated `layering` hook with `--python` or with `additional_dependencies`.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -89,26 +90,52 @@ def _git(cwd: Path, *args: str) -> str:
     return run.stdout.strip()
 
 
-@pytest.fixture(scope="module")
-def hooks(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("hooks")
-    for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
-        shutil.copy2(REPO / name, root / name)
-    shutil.copytree(
-        REPO / "layering", root / "layering", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
-    )
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", "hook repository")
+@pytest.fixture(scope="session")
+def shared(tmp_path_factory) -> Path:
+    """A directory the session's test processes share (pytest-xdist's workers each have a
+    temporary directory of their own, below one of the session's)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = tmp_path_factory.getbasetemp().parent / "pre-commit-shared"
+    else:
+        root = tmp_path_factory.getbasetemp() / "pre-commit-shared"
+    root.mkdir(exist_ok=True)
     return root
 
 
-@pytest.fixture(scope="module")
-def pre_commit_home(tmp_path_factory) -> Path:
-    """One pre-commit store for the module's tests: pre-commit keys a hook's environment by
-    repository, revision and additional dependencies, so the tests that run the same isolated
-    hook build its environment once (with pip, 10-15 s) and the others build their own."""
-    return tmp_path_factory.mktemp("pre-commit-home")
+@pytest.fixture(scope="session")
+def hooks(shared: Path) -> Path:
+    """The hook repository, one for the session (pre-commit keys a hook's environment by the
+    repository's path too), made by the first test process that asks for it."""
+    root = shared / "hooks"
+    with open(shared / "hooks.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # until this process has made it or seen it made
+        if (root / ".git" / "made").exists():
+            return root
+        shutil.rmtree(root, ignore_errors=True)  # left half made by a process that failed
+        root.mkdir()
+        for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
+            shutil.copy2(REPO / name, root / name)
+        shutil.copytree(
+            REPO / "layering",
+            root / "layering",
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+        )
+        _git(root, "init", "-q")
+        _git(root, "add", "-A")
+        _git(root, "commit", "-q", "-m", "hook repository")
+        (root / ".git" / "made").touch()
+    return root
+
+
+@pytest.fixture(scope="session")
+def pre_commit_home(shared: Path) -> Path:
+    """One pre-commit store for the session's tests, whichever test process runs them:
+    pre-commit keys a hook's environment by repository, revision and additional dependencies,
+    so the tests that run the same isolated hook build its environment once (with pip, 10-15 s)
+    and the others build their own (pre-commit locks the store while it builds one)."""
+    home = shared / "home"
+    home.mkdir(exist_ok=True)
+    return home
 
 
 def _project(root: Path, files: dict[str, str], contracts: str, config: str = "") -> Path:
@@ -164,19 +191,25 @@ def _pre_commit(
     )
 
 
-@pytest.mark.parametrize(("files", "exit_code"), [(KEPT, 0), (BROKEN, 1)], ids=["kept", "broken"])
-def test_pre_commit_try_repo(
-    tmp_path: Path, hooks: Path, pre_commit_home: Path, files: dict[str, str], exit_code: int
-) -> None:
-    project = _project(tmp_path / "project", files, CONTRACTS)
+def test_pre_commit_try_repo(tmp_path: Path, hooks: Path, pre_commit_home: Path) -> None:
+    # try-repo builds the hook's environment in a store of its own (10-15 s): one run of it,
+    # on a broken project; the kept one runs through the shared store
+    project = _project(tmp_path / "project", BROKEN, CONTRACTS)
     run = _pre_commit(project, pre_commit_home, "try-repo", str(hooks), "layering")
     output = run.stdout + run.stderr
-    assert run.returncode == exit_code, output
-    if exit_code:
-        assert "layering (import-layering contracts)" in output and "Failed" in output
-        assert "src/app/b.py:2: LY003 app.b imports app.sub.x" in output
-    else:
-        assert "Passed" in output
+    assert run.returncode == 1, output
+    assert "layering (import-layering contracts)" in output and "Failed" in output
+    assert "src/app/b.py:2: LY003 app.b imports app.sub.x" in output
+
+
+def test_the_isolated_hook_passes_a_kept_project(
+    tmp_path: Path, hooks: Path, pre_commit_home: Path
+) -> None:
+    project = _project(tmp_path / "project", KEPT, CONTRACTS, _hook_config(hooks))
+    run = _pre_commit(project, pre_commit_home, "run")
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output
+    assert "layering (import-layering contracts)" in output and "Passed" in output
 
 
 def test_the_isolated_hook_says_where_a_probe_dependency_is_missing(

@@ -9,10 +9,9 @@ pair of modules no chain joined before, even when its chain runs through an excu
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections import deque
 
+import layering_process
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from test_chains_and_cut import PURE, graphs
@@ -68,14 +67,7 @@ forbidden_modules = {FORBIDDEN}
 
 def layering(root, *args):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    return subprocess.run(
-        [sys.executable, "-m", "layering", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    return layering_process.run(args, cwd=root, env=env, timeout=120)
 
 
 def write_package(root, edges) -> None:
