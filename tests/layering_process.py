@@ -1,5 +1,6 @@
-"""`python -m layering ARGS` as the tests run it: each run a process of its own, forked from a
-server that has layering's modules (and grimp's and import-linter's) imported already.
+"""`python -m layering ARGS` (and `lint-imports ARGS`, which tests compare it with) as the tests
+run them: each run a process of its own, forked from a server that has layering's modules (and
+grimp's and import-linter's) imported already.
 
 A test suite runs the CLI about two thousand times. A fresh interpreter pays 60-150 ms of CPU
 for start-up and imports before a small project's check begins, most of a run on a package of
@@ -11,8 +12,8 @@ exit code and process-wide state: nothing one run leaves behind reaches the next
 What a fork cannot give, a fresh interpreter does:
 - what Python reads once at start-up (PYTHON* variables such as PYTHONHASHSEED, LANG and LC_*):
   one server per distinct set of them, started with that environment;
-- LAYERING_TESTS_FRESH_INTERPRETER=1 runs every test's CLI as `sys.executable -m layering`, the
-  way a user starts it (tests of start-up itself, `-X importtime`, signals sent to a process
+- LAYERING_TESTS_FRESH_INTERPRETER=1 runs every test's CLI as `sys.executable -m layering` (and
+  lint-imports as its console script), the way a user starts it (tests of start-up itself, `-X importtime`, signals sent to a process
   group, spawn their interpreter themselves whatever this says);
 - a platform without fork and descriptor passing (not Linux), or a server that could not start
   single-threaded: a fresh interpreter, as before.
@@ -47,7 +48,8 @@ import layering
 for found in pkgutil.walk_packages(layering.__path__, "layering."):
     if found.name not in ("layering.__main__", "layering.lsp", "layering.pytest_plugin"):
         __import__(found.name)
-for name in ("grimp", "importlinter.contracts.layers", "importlinter.contracts.independence",
+for name in ("grimp", "importlinter.cli", "importlinter.contracts.layers",
+             "importlinter.contracts.independence",
              "importlinter.contracts.forbidden", "importlinter.contracts.protected",
              "importlinter.contracts.acyclic_siblings"):
     try:
@@ -70,8 +72,8 @@ def receive():
 
 
 def run(request, fds):
-    # the child: what `python -m layering ARGS` would be, in the request's directory and
-    # environment, its standard streams the request's pipes
+    # the child: what `python -m layering ARGS` (or the console script `script ARGS`) would
+    # be, in the request's directory and environment, its standard streams the request's pipes
     connection.close()
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
@@ -80,11 +82,17 @@ def run(request, fds):
     os.environ.clear()
     os.environ.update(request["env"])
     tempfile.tempdir = None  # read from TMPDIR again
-    sys.argv = ["-m", *request["args"]]
-    sys.path.insert(0, os.getcwd())  # as `-m` does; layering's __main__ takes it out
+    script = request["script"]
+    sys.argv = [script or "-m", *request["args"]]
+    # as `-m` puts the working directory first (layering's __main__ takes it out), and a
+    # script run by path its own directory
+    sys.path.insert(0, os.path.dirname(script) if script else os.getcwd())
     code = 0
     try:
-        runpy.run_module("layering", run_name="__main__", alter_sys=True)
+        if script:
+            runpy.run_path(script, run_name="__main__")
+        else:
+            runpy.run_module("layering", run_name="__main__", alter_sys=True)
     except SystemExit as leaving:
         if leaving.code is None or isinstance(leaving.code, int):
             code = leaving.code or 0
@@ -131,7 +139,25 @@ def run(
     """`python -m layering ARGS` in `cwd` with exactly `env` as its environment, its output
     captured as text, like `subprocess.run(..., capture_output=True, text=True)`: the same
     result, the same TimeoutExpired once `timeout` seconds have passed."""
-    command = [sys.executable, "-m", "layering", *args]
+    return _run(None, args, cwd, env, timeout)
+
+
+def run_script(
+    script: str, args: Sequence[str], *, cwd: Path | str, env: Mapping[str, str], timeout: float
+) -> subprocess.CompletedProcess:
+    """The console script at `script` (of this interpreter's environment, such as
+    `lint-imports`) with ARGS, as `run` runs layering."""
+    return _run(script, args, cwd, env, timeout)
+
+
+def _run(
+    script: str | None,
+    args: Sequence[str],
+    cwd: Path | str,
+    env: Mapping[str, str],
+    timeout: float,
+) -> subprocess.CompletedProcess:
+    command = [script, *args] if script else [sys.executable, "-m", "layering", *args]
     server = None
     if os.environ.get("LAYERING_TESTS_FRESH_INTERPRETER") != "1":
         server = _server(dict(env))
@@ -139,7 +165,8 @@ def run(
         return subprocess.run(
             command, cwd=cwd, env=dict(env), capture_output=True, text=True, timeout=timeout
         )
-    return server.run(command, {"args": list(args), "cwd": str(cwd), "env": dict(env)}, timeout)
+    request = {"script": script, "args": list(args), "cwd": str(cwd), "env": dict(env)}
+    return server.run(command, request, timeout)
 
 
 def _read_at_start_up(env: Mapping[str, str]) -> tuple[tuple[str, str], ...]:

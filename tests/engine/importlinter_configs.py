@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 from importlib.metadata import version
 from pathlib import Path
+
+import layering_process
 
 LINT_IMPORTS = str(Path(sys.executable).parent / "lint-imports")
 IMPORT_LINTER = tuple(int(part) for part in version("import-linter").split(".")[:2])
@@ -135,13 +136,8 @@ def lint_imports(cwd: Path, *args: str, pythonpath: str = "") -> tuple[int, dict
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
-    result = subprocess.run(
-        [LINT_IMPORTS, "--no-cache", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
+    result = layering_process.run_script(
+        LINT_IMPORTS, ["--no-cache", *args], cwd=cwd, env=env, timeout=120
     )
     output = result.stdout + result.stderr
     verdicts = {
