@@ -13,8 +13,9 @@ What a fork cannot give, a fresh interpreter does:
 - what Python reads once at start-up (PYTHON* variables such as PYTHONHASHSEED, LANG and LC_*):
   one server per distinct set of them, started with that environment;
 - LAYERING_TESTS_FRESH_INTERPRETER=1 runs every test's CLI as `sys.executable -m layering` (and
-  lint-imports as its console script), the way a user starts it (tests of start-up itself, `-X importtime`, signals sent to a process
-  group, spawn their interpreter themselves whatever this says);
+  lint-imports as its console script), the way a user starts it (tests of start-up itself,
+  `-X importtime`, signals sent to a process group, spawn their interpreter themselves whatever
+  this says);
 - a platform without fork and descriptor passing (not Linux), or a server that could not start
   single-threaded: a fresh interpreter, as before.
 """
@@ -39,7 +40,7 @@ SERVERS_KEPT = 6
 the determinism tests run each of their cases under."""
 
 _SERVER = r"""
-import atexit, json, os, pkgutil, runpy, signal, socket, sys, tempfile, threading, traceback
+import atexit, json, os, pkgutil, runpy, signal, socket, sys, tempfile, threading
 
 connection = socket.socket(fileno=int(sys.argv[1]))
 del sys.path[0]  # `-c` puts the working directory first; a run puts its own there
